@@ -1,0 +1,1 @@
+"""crosscheck: run satkit's DPLL beside reference solvers and validate every answer."""

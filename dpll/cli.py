@@ -1,0 +1,5 @@
+"""Commands that drive the `dpll` package (edge code: the only place here that prints)."""
+
+import click
+
+commands: list[click.Command] = []

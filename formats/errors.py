@@ -1,0 +1,39 @@
+"""The one error type every reader raises: what is wrong, in which file, on which line."""
+
+from __future__ import annotations
+
+
+class FormatError(ValueError):
+    """Bad input: carries the file name, the 1-based line number and a message.
+
+    ``str(err)`` is ``FILE:LINE: message`` (``FILE: message`` when no line applies),
+    which is exactly what the command line prints after ``error: ``.
+    """
+
+    def __init__(self, file: str, line: int | None, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.message = message
+        super().__init__(self.location() + ": " + message)
+
+    def location(self) -> str:
+        """``FILE:LINE`` (or just ``FILE`` when the error is not tied to a line)."""
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+class FormatWarning:
+    """A tolerated irregularity (lenient mode): same shape as :class:`FormatError`."""
+
+    __slots__ = ("file", "line", "message")
+
+    def __init__(self, file: str, line: int | None, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.message = message
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"FormatWarning({self.file!r}, {self.line!r}, {self.message!r})"

@@ -1,0 +1,58 @@
+"""The formula type every reader returns: variables, integer clauses, comments, names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from formats.errors import FormatWarning
+
+if TYPE_CHECKING:  # pragma: no cover - only for type checkers
+    from pysat.formula import CNF
+
+
+@dataclass
+class Formula:
+    """A CNF formula as plain data.
+
+    - ``nvars``: number of variables (at least the largest variable used).
+    - ``clauses``: list of clauses, each a list of non-zero ints (DIMACS literals);
+      an empty list is the empty clause.
+    - ``comments``: comment texts in file order (without the leading ``c``).
+    - ``names``: optional variable names, ``{var: "At(C,2)"}``.
+    - ``back_matter``: for the assignment's DP format, the text after the ``0``
+      line, byte for byte; None when the formula did not come with one.
+    - ``warnings``: irregularities a lenient reader tolerated.
+    - ``declared_clauses``: the clause count of a ``p cnf`` header (None if absent).
+    """
+
+    nvars: int = 0
+    clauses: list[list[int]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+    back_matter: str | None = None
+    warnings: list[FormatWarning] = field(default_factory=list)
+    declared_clauses: int | None = None
+
+    @property
+    def max_var(self) -> int:
+        """The largest variable that occurs in a clause (0 for none)."""
+        return max((abs(lit) for clause in self.clauses for lit in clause), default=0)
+
+    def to_pysat(self) -> CNF:
+        """The same clauses as a ``pysat.formula.CNF`` (comments kept, ``nv`` = nvars)."""
+        from pysat.formula import CNF
+
+        cnf = CNF()
+        cnf.clauses = [list(clause) for clause in self.clauses]
+        cnf.nv = self.nvars
+        cnf.comments = ["c " + text if text else "c" for text in self.comments]
+        return cnf
+
+    @classmethod
+    def from_pysat(cls, cnf: CNF) -> Formula:
+        """A Formula holding the clauses and comments of a ``pysat.formula.CNF``."""
+        clauses = [list(clause) for clause in cnf.clauses]
+        used = max((abs(lit) for clause in clauses for lit in clause), default=0)
+        comments = [text[1:].lstrip(" ") if text.startswith("c") else text for text in cnf.comments]
+        return cls(nvars=max(cnf.nv, used), clauses=clauses, comments=comments)

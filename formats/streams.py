@@ -1,0 +1,178 @@
+"""Reading inputs (files, `-` for stdin, gzip/bz2/xz by magic bytes) and writing outputs atomically."""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import os
+import sys
+import tempfile
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import IO
+
+from formats.errors import FormatError
+
+STDIO = "-"
+
+# Magic bytes -> (format name, decompressor factory).
+_GZIP_MAGIC = b"\x1f\x8b"
+_BZ2_MAGIC = b"BZh"
+_XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
+def display_name(path: str | os.PathLike[str]) -> str:
+    """The name used in messages: ``<stdin>`` for ``-``, else the path as given."""
+    text = os.fspath(path)
+    return "<stdin>" if text == STDIO else text
+
+
+def compression_of(head: bytes) -> str | None:
+    """Which compression the first bytes announce: ``"gzip"``, ``"bz2"``, ``"xz"`` or None."""
+    if head.startswith(_GZIP_MAGIC):
+        return "gzip"
+    if head.startswith(_BZ2_MAGIC):
+        return "bz2"
+    if head.startswith(_XZ_MAGIC):
+        return "xz"
+    return None
+
+
+def _decompress(raw: bytes, kind: str, name: str) -> bytes:
+    """Decompress a whole buffer; a truncated or corrupt stream is a FormatError.
+
+    The error's line is the line the readable prefix had reached, so the user
+    learns how far the data goes before it breaks.
+    """
+    if kind == "gzip":
+        stream: IO[bytes] = gzip.GzipFile(fileobj=io.BytesIO(raw))
+    elif kind == "bz2":
+        stream = bz2.BZ2File(io.BytesIO(raw))
+    else:
+        stream = lzma.LZMAFile(io.BytesIO(raw))
+    chunks: list[bytes] = []
+    try:
+        while True:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
+        line = sum(c.count(b"\n") for c in chunks) + 1
+        detail = str(exc) or type(exc).__name__
+        raise FormatError(name, line, f"{kind} data is truncated or corrupt ({detail})") from None
+    return b"".join(chunks)
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """All bytes of an input, decompressed when its magic bytes say gzip, bz2 or xz.
+
+    ``-`` reads standard input. A missing or unreadable file is a FormatError
+    (line None), so the command line reports it like any other bad input.
+    """
+    name = display_name(path)
+    try:
+        if os.fspath(path) == STDIO:
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+    except FileNotFoundError:
+        raise FormatError(name, None, "no such file") from None
+    except IsADirectoryError:
+        raise FormatError(name, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    kind = compression_of(raw[:6])
+    return _decompress(raw, kind, name) if kind else raw
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """UTF-8 text without a leading BOM; undecodable or binary data is a FormatError.
+
+    Line ends are left as they are (CRLF stays CRLF) so that readers that must
+    reproduce text byte for byte can.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise FormatError(name, data.count(b"\n", 0, nul) + 1, "binary data (NUL byte), not text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The decoded text of an input (see :func:`read_bytes` and :func:`decode_text`)."""
+    return decode_text(read_bytes(path), display_name(path))
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """True when two paths name the same existing file (``-`` is never a file)."""
+    if STDIO in (os.fspath(a), os.fspath(b)):
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def atomic_output(
+    path: str | os.PathLike[str],
+    *,
+    inputs: Sequence[str | os.PathLike[str]] = (),
+    binary: bool = False,
+    newline: str | None = "",
+) -> Iterator[IO]:
+    """Open an output that appears whole or not at all.
+
+    Writes go to a temporary file in the target's folder, which is renamed over
+    the target only when the ``with`` block finishes without an exception; on
+    any error the temporary file is removed and the target is untouched. ``-``
+    writes to standard output. Refuses (FormatError) to overwrite one of
+    ``inputs``. ``newline=""`` writes text exactly as given (no CRLF translation).
+    """
+    target = os.fspath(path)
+    if target == STDIO:
+        stream = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
+        return
+    for source in inputs:
+        if same_file(target, source):
+            raise FormatError(target, None, "refusing to overwrite the input file")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise FormatError(target, None, "output folder does not exist")
+    fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        if binary:
+            handle: IO = os.fdopen(fd, "wb")
+        else:
+            handle = os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+        with handle:
+            yield handle
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def write_text_atomic(
+    path: str | os.PathLike[str], text: str, *, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> None:
+    """Write ``text`` exactly (no newline translation) to ``path`` atomically."""
+    with atomic_output(path, inputs=inputs) as handle:
+        handle.write(text)
+

@@ -1,0 +1,1 @@
+"""maze: the treasure-maze front end, back end, validator and independent search."""

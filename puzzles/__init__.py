@@ -1,0 +1,1 @@
+"""puzzles: the seeds' other puzzles (Einstein's zebra puzzle, the Hitman grid)."""
