@@ -1,0 +1,139 @@
+"""From a model of a zebra puzzle's CNF to its solution: the house table, the answer, checks.
+
+A model is any iterable of DIMACS literals (``[1, -2, 3, …]``, as
+``get_model()`` returns); a variable that is absent counts as false. Decoding
+is strict: a model that does not put exactly one value of every category in
+every house is rejected, so a wrong answer is never shown as a solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from puzzles.zebra import Hint, Item, Puzzle
+
+
+class DecodeError(ValueError):
+    """The model is not a consistent house table for the puzzle."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to a puzzle's question: ``value`` (of the asked category) in ``house``."""
+
+    question: str
+    category: str
+    value: str
+    house: int
+    where: str
+
+    def sentence(self) -> str:
+        """``Who owns the fish? German, in house 4.`` (the question's text, then the answer)."""
+        asked = self.question or f"Which {self.category} goes with {self.where}?"
+        return f"{asked} {self.value}, in house {self.house}."
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A decoded house table: ``grid[c][h-1]`` is the value index of category c in house h."""
+
+    puzzle: Puzzle
+    grid: tuple[tuple[int, ...], ...]
+
+    def value_at(self, category: int, house: int) -> str:
+        """The name of category ``category``'s value in house ``house`` (1-based)."""
+        return self.puzzle.categories[category][1][self.grid[category][house - 1]]
+
+    def house_of(self, item: Item) -> int:
+        """The house (1-based) that holds ``item``."""
+        return self.grid[item.category].index(item.value) + 1
+
+    def table(self) -> dict[str, list[str]]:
+        """Rows by category name, columns by house: ``{"Color": ["Yellow", …], …}``."""
+        return {
+            name: [values[index] for index in self.grid[category]]
+            for category, (name, values) in enumerate(self.puzzle.categories)
+        }
+
+    def true_vars(self) -> list[int]:
+        """The variables this solution makes true, in increasing order."""
+        var = self.puzzle.var
+        return sorted(
+            var(category, house, value)
+            for category, row in enumerate(self.grid)
+            for house, value in enumerate(row, start=1)
+        )
+
+    def blocking_clause(self) -> list[int]:
+        """A clause every other solution satisfies and this one falsifies."""
+        return [-v for v in self.true_vars()]
+
+    def answer(self) -> Answer | None:
+        """The puzzle question's answer (None when the puzzle asks none)."""
+        question = self.puzzle.question
+        if question is None:
+            return None
+        house = self.house_of(question.where)
+        return Answer(
+            question=question.text,
+            category=self.puzzle.categories[question.find][0],
+            value=self.value_at(question.find, house),
+            house=house,
+            where=self.puzzle.value_name(question.where),
+        )
+
+    def violated_hints(self) -> list[Hint]:
+        """The hints this table breaks, checked on the table itself (not on the CNF)."""
+        return [hint for hint in self.puzzle.hints if not hint_holds(self, hint)]
+
+
+def hint_holds(solution: Solution, hint: Hint) -> bool:
+    """Whether ``hint`` is true of the house table (the hint kinds' meaning, independent of CNF)."""
+    first = solution.house_of(hint.a)
+    if hint.kind == "fact":
+        return first == hint.house
+    assert hint.b is not None
+    second = solution.house_of(hint.b)
+    if hint.kind == "same_house":
+        return first == second
+    if hint.kind == "next_to":
+        return abs(first - second) == 1
+    if hint.kind == "left_of":
+        return second == first + 1
+    raise ValueError(f"unknown hint kind {hint.kind!r}")
+
+
+def decode(puzzle: Puzzle, model: Iterable[int]) -> Solution:
+    """The house table a model describes; DecodeError unless it is a consistent table."""
+    n = puzzle.houses
+    true = {lit for lit in model if lit > 0}
+    grid: list[tuple[int, ...]] = []
+    for category, (name, values) in enumerate(puzzle.categories):
+        row: list[int] = []
+        for house in range(1, n + 1):
+            found = [v for v in range(n) if puzzle.var(category, house, v) in true]
+            if len(found) != 1:
+                have = ", ".join(values[v] for v in found) or "none"
+                raise DecodeError(
+                    f"the model gives house {house} {len(found)} values of {name} ({have})"
+                )
+            row.append(found[0])
+        if len(set(row)) != n:
+            twice = next(values[v] for v in row if row.count(v) > 1)
+            raise DecodeError(f"the model puts {name} {twice} in more than one house")
+        grid.append(tuple(row))
+    return Solution(puzzle, tuple(grid))
+
+
+def format_table(solution: Solution) -> str:
+    """The house table as aligned text: a header row, then one row per category."""
+    puzzle = solution.puzzle
+    header = ["", *(f"House {h}" for h in range(1, puzzle.houses + 1))]
+    rows = [header, *([name, *values] for name, values in solution.table().items())]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = []
+    for row in rows:
+        cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
