@@ -1,0 +1,325 @@
+"""Reading zebra puzzles from data files (TOML or JSON, same schema) into `puzzles.zebra.Puzzle`.
+
+The schema, in TOML (JSON uses the same keys and nesting)::
+
+    title = "Einstein's puzzle"          # optional (default: the file name)
+    description = "There are five …"     # optional
+    houses = 5                           # optional; must match the value counts
+
+    [categories]                         # in order: the order fixes the numbering
+    Color = ["Red", "White", "Green", "Yellow", "Blue"]
+    Pet = ["Cats", "Horse", "Dogs", "Fish", "Birds"]
+
+    [question]                           # optional
+    text = "Who owns the fish?"
+    find = "Nationality"                 # a category
+    where = "Fish"                       # a value
+
+    [[hints]]                            # in order: the order fixes the clause order
+    text = "The Brit lives in the red house."   # optional
+    same_house = ["Brit", "Red"]         # or next_to / left_of = [A, B]; fact = [house, A]
+
+A value is named by itself (``"Red"``) when no other category has a value of
+that name, else as ``"Category:Value"``. Every mistake is a `FormatError` with
+the file and, when it can be found, the line.
+
+TOML needs Python 3.11's ``tomllib`` (or the ``tomli`` package on 3.10); JSON
+works everywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any
+
+from formats.errors import FormatError
+from formats.streams import display_name, read_text
+from puzzles.sourcemap import JsonSourceMap, SourceMap, TomlSourceMap, parse_json_located
+from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the tomli backport has the same API
+    try:
+        import tomli as tomllib  # type: ignore[no-redef]
+    except ModuleNotFoundError:
+        tomllib = None  # type: ignore[assignment]
+
+ROOT_KEYS = ("title", "description", "houses", "categories", "question", "hints")
+QUESTION_KEYS = ("text", "find", "where")
+_TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$")
+
+
+def load_puzzle(path: str | os.PathLike[str]) -> Puzzle:
+    """Read a puzzle file (``-`` = stdin; .toml or .json, else detected from the text)."""
+    name = display_name(path)
+    text = read_text(path)
+    suffix = PurePath(os.fspath(path)).suffix.lower()
+    kind = {".json": "json", ".toml": "toml"}.get(suffix)
+    return parse_puzzle(text, name, kind=kind, default_title=PurePath(name).stem)
+
+
+def parse_puzzle(
+    text: str, name: str = "<string>", *, kind: str | None = None, default_title: str = ""
+) -> Puzzle:
+    """Parse puzzle text; ``kind``: ``"toml"``, ``"json"`` or None (JSON if it starts with {)."""
+    if kind is None:
+        kind = "json" if text.lstrip().startswith("{") else "toml"
+    if kind == "json":
+        document, where = _decode_json(text, name)
+    elif kind == "toml":
+        document, where = _decode_toml(text, name)
+    else:
+        raise ValueError(f"unknown puzzle file kind {kind!r}")
+    return _Builder(document, where, name).build(default_title or name)
+
+
+def _decode_json(text: str, name: str) -> tuple[Any, SourceMap]:
+    try:
+        document = parse_json_located(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            name, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise FormatError(name, None, "invalid JSON: nested too deeply") from None
+    return document, JsonSourceMap(text, document)
+
+
+def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
+    if tomllib is None:
+        raise FormatError(
+            name,
+            None,
+            "reading TOML needs Python 3.11+ or the tomli package; or write the puzzle as JSON",
+        )
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        line: int | None = None
+        match = _TOML_POSITION.search(message)
+        if match:
+            message = message[: match.start()]
+            if match.group(1):
+                line = int(match.group(1))
+                message += f" (column {match.group(2)})"
+            else:
+                line = text.count("\n") + 1
+                message += " (at the end of the file)"
+        raise FormatError(name, line, f"invalid TOML: {message}") from None
+    return document, TomlSourceMap(text, document)
+
+
+def _suggest(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Builder:
+    """Checks a decoded document against the schema and builds the Puzzle."""
+
+    def __init__(self, document: Any, where: SourceMap, name: str) -> None:
+        self.document = document
+        self.where = where
+        self.name = name
+        self.categories: list[tuple[str, list[str]]] = []
+
+    def error(self, path: Sequence[Any], message: str) -> FormatError:
+        return FormatError(self.name, self.where.line(path), message)
+
+    def key_error(self, path: Sequence[Any], key: str, message: str) -> FormatError:
+        return FormatError(self.name, self.where.key_line(path, key), message)
+
+    def build(self, default_title: str) -> Puzzle:
+        doc = self.document
+        if not isinstance(doc, dict):
+            raise FormatError(self.name, 1, "a puzzle file must hold a table/object at the top")
+        for key in doc:
+            if key not in ROOT_KEYS:
+                raise self.key_error((), key, f"unknown key {key!r}{_suggest(key, ROOT_KEYS)}")
+        title = self.text_field(doc, (), "title", default_title)
+        description = self.text_field(doc, (), "description", "")
+        self.categories = self.read_categories()
+        self.check_houses()
+        hints = self.read_hints()
+        question = self.read_question()
+        try:
+            return Puzzle(
+                title=title,
+                description=description,
+                categories=self.categories,
+                hints=hints,
+                question=question,
+            )
+        except ValueError as exc:  # the model's own checks; the schema checks come first
+            raise FormatError(self.name, None, str(exc)) from None
+
+    def text_field(self, table: dict, path: tuple, key: str, default: str) -> str:
+        value = table.get(key, default)
+        if not isinstance(value, str):
+            raise self.key_error(path, key, f"{key} must be a string")
+        return str(value)
+
+    def read_categories(self) -> list[tuple[str, list[str]]]:
+        table = self.document.get("categories")
+        if table is None:
+            raise FormatError(
+                self.name, None, "no [categories] table (each category lists its values)"
+            )
+        if not isinstance(table, dict) or not table:
+            raise self.error(
+                ("categories",), "categories must map each category name to its values"
+            )
+        categories: list[tuple[str, list[str]]] = []
+        for category, values in table.items():
+            path = ("categories", category)
+            if not category.strip():
+                raise self.key_error(("categories",), category, "a category name must not be empty")
+            if not isinstance(values, list) or not values:
+                raise self.error(path, f"category {category!r} must list its values")
+            seen: set[str] = set()
+            for index, value in enumerate(values):
+                if not isinstance(value, str) or not value.strip():
+                    raise self.error((*path, index), f"category {category!r}: values must be names")
+                if value in seen:
+                    raise self.error((*path, index), f"category {category!r} lists {value!r} twice")
+                seen.add(value)
+            categories.append((str(category), [str(value) for value in values]))
+        first_name, first_values = categories[0]
+        for category, values in categories[1:]:
+            if len(values) != len(first_values):
+                raise self.error(
+                    ("categories", category),
+                    f"category {category!r} has {len(values)} values but {first_name!r} has"
+                    f" {len(first_values)}; every category needs one value per house",
+                )
+        return categories
+
+    def check_houses(self) -> None:
+        if "houses" not in self.document:
+            return
+        houses = self.document["houses"]
+        count = len(self.categories[0][1])
+        if isinstance(houses, bool) or not isinstance(houses, int) or houses < 1:
+            raise self.key_error((), "houses", "houses must be a positive whole number")
+        if houses != count:
+            raise self.key_error(
+                (), "houses", f"houses = {houses}, but each category lists {count} values"
+            )
+
+    def resolve(self, ref: Any, path: Sequence[Any]) -> Item:
+        """An item from ``"Value"`` or ``"Category:Value"``."""
+        if not isinstance(ref, str):
+            raise self.error(path, f"expected a value name, got {ref!r}")
+        if ":" in ref:
+            category, _, value = ref.partition(":")
+            names = [name for name, _values in self.categories]
+            if category not in names and ref not in self._all_values():
+                raise self.error(
+                    path, f"unknown category {category!r} in {ref!r}{_suggest(category, names)}"
+                )
+            if category in names:
+                index = names.index(category)
+                values = self.categories[index][1]
+                if value in values:
+                    return Item(index, values.index(value))
+                if ref not in self._all_values():
+                    raise self.error(
+                        path, f"{category} has no value {value!r}{_suggest(value, values)}"
+                    )
+        matches = [
+            Item(c, values.index(ref))
+            for c, (_name, values) in enumerate(self.categories)
+            if ref in values
+        ]
+        if not matches:
+            raise self.error(path, f"unknown value {ref!r}{_suggest(ref, self._all_values())}")
+        if len(matches) > 1:
+            spelled = " or ".join(repr(f"{self.categories[m.category][0]}:{ref}") for m in matches)
+            raise self.error(path, f"{ref!r} names values of several categories; write {spelled}")
+        return matches[0]
+
+    def _all_values(self) -> list[str]:
+        return [value for _name, values in self.categories for value in values]
+
+    def read_hints(self) -> list[Hint]:
+        hints = self.document.get("hints", [])
+        if not isinstance(hints, list):
+            raise self.key_error((), "hints", "hints must be a list of hint tables")
+        return [self.read_hint(index, table) for index, table in enumerate(hints)]
+
+    def read_hint(self, index: int, table: Any) -> Hint:
+        path = ("hints", index)
+        number = index + 1
+        if not isinstance(table, dict):
+            raise self.error(path, f"hint {number} must be a table")
+        kinds = [key for key in table if key in HINT_KINDS]
+        for key in table:
+            if key not in HINT_KINDS and key != "text":
+                raise self.key_error(
+                    path,
+                    key,
+                    f"hint {number}: unknown key {key!r}{_suggest(key, (*HINT_KINDS, 'text'))}",
+                )
+        if len(kinds) != 1:
+            found = "none" if not kinds else " and ".join(kinds)
+            raise self.error(
+                path, f"hint {number} needs exactly one of {', '.join(HINT_KINDS)} (found {found})"
+            )
+        kind = kinds[0]
+        text = self.text_field(table, path, "text", "")
+        args = table[kind]
+        where = (*path, kind)
+        if not isinstance(args, list) or len(args) != 2:
+            shape = "[house, value]" if kind == "fact" else "[value, value]"
+            raise self.error(where, f"hint {number}: {kind} takes a pair {shape}")
+        if kind == "fact":
+            house = args[0]
+            count = len(self.categories[0][1])
+            if isinstance(house, bool) or not isinstance(house, int):
+                raise self.error((*where, 0), f"hint {number}: fact's house must be a number")
+            if not 1 <= house <= count:
+                raise self.error(
+                    (*where, 0), f"hint {number}: house {house} is not between 1 and {count}"
+                )
+            return Hint("fact", self.resolve(args[1], (*where, 1)), house=house, text=text)
+        a = self.resolve(args[0], (*where, 0))
+        b = self.resolve(args[1], (*where, 1))
+        if a == b:
+            raise self.error(where, f"hint {number}: {kind} needs two different values")
+        return Hint(kind, a, b, text=text)
+
+    def read_question(self) -> Question | None:
+        table = self.document.get("question")
+        if table is None:
+            return None
+        path = ("question",)
+        if not isinstance(table, dict):
+            raise self.key_error(
+                (), "question", "question must be a table with text, find and where"
+            )
+        for key in table:
+            if key not in QUESTION_KEYS:
+                raise self.key_error(
+                    path, key, f"question: unknown key {key!r}{_suggest(key, QUESTION_KEYS)}"
+                )
+        for key in ("find", "where"):
+            if key not in table:
+                raise self.error(path, f"question needs {key!r}")
+        text = self.text_field(table, path, "text", "")
+        find = table["find"]
+        names = [name for name, _values in self.categories]
+        if find not in names:
+            shown = find if isinstance(find, str) else repr(find)
+            raise self.error(
+                (*path, "find"),
+                f"question: unknown category {shown!r}{_suggest(str(find), names)}",
+            )
+        where = self.resolve(table["where"], (*path, "where"))
+        return Question(text=text, find=names.index(find), where=where)

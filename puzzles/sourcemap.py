@@ -1,0 +1,312 @@
+"""Line numbers for puzzle data files: where in the TOML/JSON text a parsed value came from.
+
+``tomllib`` and ``json`` return plain data without positions, but an error such
+as "unknown value 'Grene'" should point at its line. A :class:`SourceMap` answers
+``line(path)`` for a path into the parsed document (``("hints", 3, "same_house", 1)``)
+and ``key_line(path, key)`` for the line that defines a key, or None when it
+cannot tell (the caller then names the file alone).
+
+- JSON: exact. The document is decoded a second time with the pure-Python
+  scanner, whose string, array and object parsers are wrapped to remember where
+  each value starts.
+- TOML: a line scanner that knows TOML's strings, comments and brackets finds
+  table headers, ``key =`` lines and the start of every ``[[hints]]`` table (or
+  of every inline table in a ``hints = [ … ]`` array); values inside a block
+  are found by searching for their quoted spelling.
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import json.scanner
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+Path = Sequence[Any]
+
+
+class SourceMap(Protocol):
+    """Maps paths into a parsed document to 1-based line numbers (None = unknown)."""
+
+    def line(self, path: Path) -> int | None:
+        """The line where the value at ``path`` (or the nearest enclosing value) starts."""
+
+    def key_line(self, path: Path, key: str) -> int | None:
+        """The line where ``key`` is defined in the table/object at ``path``."""
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+class _Str(str):
+    line = 0
+
+
+class _List(list):
+    line = 0
+
+
+class _Dict(dict):
+    line = 0
+
+
+def _line_at(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def parse_json_located(text: str) -> Any:
+    """Decode JSON like ``json.loads``; strings, lists and dicts carry ``.line``.
+
+    Raises ``json.JSONDecodeError`` exactly as ``json.loads`` does.
+    """
+    decoder = json.JSONDecoder()
+
+    def parse_string(s: str, end: int, strict: bool) -> tuple[str, int]:
+        value, new_end = json.decoder.scanstring(s, end, strict)
+        located = _Str(value)
+        located.line = _line_at(s, end - 1)
+        return located, new_end
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[dict, int]:
+        s, end = s_and_end
+        value, new_end = json.decoder.JSONObject(s_and_end, *args)
+        located = _Dict(value)
+        located.line = _line_at(s, end - 1)
+        return located, new_end
+
+    def parse_array(s_and_end: tuple[str, int], scan_once: Any) -> tuple[list, int]:
+        s, end = s_and_end
+        value, new_end = json.decoder.JSONArray(s_and_end, scan_once)
+        located = _List(value)
+        located.line = _line_at(s, end - 1)
+        return located, new_end
+
+    decoder.parse_string = parse_string  # type: ignore[attr-defined]
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.parse_array = parse_array  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    return decoder.decode(text)
+
+
+class JsonSourceMap:
+    """Exact positions from a document decoded by :func:`parse_json_located`."""
+
+    def __init__(self, text: str, document: Any) -> None:
+        self.lines = text.split("\n")
+        self.document = document
+
+    def line(self, path: Path) -> int | None:
+        node = self.document
+        best = getattr(node, "line", None)
+        for step in path:
+            try:
+                node = node[step]
+            except (KeyError, IndexError, TypeError):
+                break
+            best = getattr(node, "line", best)
+        return best
+
+    def key_line(self, path: Path, key: str) -> int | None:
+        start = self.line(path) or 1
+        pattern = re.compile(r'"' + re.escape(json.dumps(key)[1:-1]) + r'"\s*:')
+        for number in range(start, len(self.lines) + 1):
+            if pattern.search(self.lines[number - 1]):
+                return number
+        return self.line(path)
+
+
+# --------------------------------------------------------------------------- TOML
+
+_KEY = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+_HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
+
+
+def _toml_key(match: re.Match[str]) -> str:
+    basic, literal, bare = match.groups()
+    if basic is not None:
+        try:
+            return json.loads('"' + basic + '"')
+        except ValueError:
+            return basic
+    return literal if literal is not None else bare
+
+
+def _header_name(raw: str) -> str:
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
+        return raw[1:-1]
+    return raw
+
+
+class TomlSourceMap:
+    """Approximate positions for TOML: table headers, key lines and hint blocks."""
+
+    def __init__(self, text: str, document: Any) -> None:
+        self.lines = text.split("\n")
+        self.document = document
+        # (table name, key) -> line; the root table is "".
+        self.keys: dict[tuple[str, str], int] = {}
+        self.tables: dict[str, int] = {}
+        self.hint_starts: list[int] = []
+        self._scan()
+
+    def _scan(self) -> None:
+        table = ""
+        depth = 0
+        string: str | None = None  # the open multi-line string delimiter, if any
+        root_key = ""
+        inline_hints: list[int] = []
+        array_hints: list[int] = []
+        for number, line in enumerate(self.lines, start=1):
+            if string is None and depth == 0:
+                header = _HEADER.match(line)
+                key = _KEY.match(line)
+                if header and not key:
+                    name = _header_name(header.group(2))
+                    table = name
+                    if header.group(1) == "[[" and name == "hints":
+                        array_hints.append(number)
+                    else:
+                        self.tables.setdefault(name, number)
+                    continue
+                if key:
+                    root_key = _toml_key(key)
+                    self.keys.setdefault((table, root_key), number)
+            in_hints_array = table == "" and root_key == "hints"
+            starts = inline_hints if in_hints_array else None
+            depth, string = self._walk(line, depth, string, number, starts)
+        self.hint_starts = array_hints or inline_hints
+
+    @staticmethod
+    def _walk(
+        line: str, depth: int, string: str | None, number: int, starts: list[int] | None
+    ) -> tuple[int, str | None]:
+        """Advance bracket depth and multi-line string state over one line."""
+        i = 0
+        n = len(line)
+        while i < n:
+            if string is not None:
+                end = line.find(string, i)
+                if end < 0:
+                    return depth, string
+                i = end + 3
+                string = None
+                continue
+            c = line[i]
+            if c == "#":
+                break
+            if line.startswith('"""', i) or line.startswith("'''", i):
+                string = line[i : i + 3]
+                i += 3
+                continue
+            if c == '"':
+                i += 1
+                while i < n and line[i] != '"':
+                    i += 2 if line[i] == "\\" else 1
+            elif c == "'":
+                close = line.find("'", i + 1)
+                i = n if close < 0 else close
+            elif c in "[{":
+                if c == "{" and depth == 1 and starts is not None:
+                    starts.append(number)
+                depth += 1
+            elif c in "]}":
+                depth = max(depth - 1, 0)
+            i += 1
+        return depth, string
+
+    def _hint_block(self, index: int) -> tuple[int, int] | None:
+        hints = self.document.get("hints") if isinstance(self.document, dict) else None
+        if not isinstance(hints, list) or len(self.hint_starts) != len(hints):
+            return None
+        if not 0 <= index < len(self.hint_starts):
+            return None
+        start = self.hint_starts[index]
+        if index + 1 < len(self.hint_starts):
+            end = self.hint_starts[index + 1]
+        else:
+            end = self._block_end(start, len(self.lines) + 1)
+        return start, end
+
+    def _block_end(self, start: int, limit: int) -> int:
+        # The last [[hints]] table runs until the next table header.
+        for number in range(start + 1, limit):
+            if _HEADER.match(self.lines[number - 1]) and not _KEY.match(self.lines[number - 1]):
+                return number
+        return limit
+
+    def _find_token(self, value: Any, start: int, end: int) -> int | None:
+        if isinstance(value, str):
+            needles = [json.dumps(value, ensure_ascii=False), "'" + value + "'"]
+        elif isinstance(value, bool) or not isinstance(value, int):
+            return None
+        else:
+            needles = [str(value)]
+        for number in range(start, min(end, len(self.lines) + 1)):
+            text = self.lines[number - 1]
+            if any(needle in text for needle in needles):
+                return number
+        return None
+
+    def _value(self, path: Path) -> Any:
+        node = self.document
+        for step in path:
+            try:
+                node = node[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def line(self, path: Path) -> int | None:
+        if not path:
+            return None
+        head = path[0]
+        if head == "hints" and len(path) >= 2 and isinstance(path[1], int):
+            block = self._hint_block(path[1])
+            if block is None:
+                return self.key_line((), "hints") or self.tables.get("hints")
+            start, end = block
+            if len(path) >= 3:
+                key_line = self._key_in_block(path[2], start, end)
+                found = self._find_token(self._value(path), key_line or start, end)
+                return found or key_line or start
+            return start
+        if len(path) >= 2 and isinstance(path[1], str):
+            line = self.key_line((head,), path[1])
+            if line is not None:
+                if len(path) >= 3:
+                    return self._find_token(self._value(path), line, len(self.lines) + 1) or line
+                return line
+        return self.keys.get(("", head)) or self.tables.get(head)
+
+    def _key_in_block(self, key: Any, start: int, end: int) -> int | None:
+        if not isinstance(key, str):
+            return None
+        for number in range(start, min(end, len(self.lines) + 1)):
+            text = self.lines[number - 1]
+            match = _KEY.match(text)
+            if match and _toml_key(match) == key:
+                return number
+            if re.search(r"[{,]\s*" + re.escape(key) + r"\s*=", text):
+                return number
+        return None
+
+    def key_line(self, path: Path, key: str) -> int | None:
+        if not path:
+            return self.keys.get(("", key)) or self.tables.get(key)
+        head = path[0]
+        if head == "hints" and len(path) >= 2 and isinstance(path[1], int):
+            block = self._hint_block(path[1])
+            if block is None:
+                return self.line(path)
+            return self._key_in_block(key, *block) or block[0]
+        table_line = self.keys.get((head, key))
+        if table_line is not None:
+            return table_line
+        # An inline table (``question = { find = … }``): the key's own line.
+        outer = self.keys.get(("", head))
+        if outer is not None:
+            return self._key_in_block(key, outer, len(self.lines) + 1) or outer
+        return self.tables.get(head)

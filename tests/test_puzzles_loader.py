@@ -1,0 +1,286 @@
+"""Puzzle data files: the shipped puzzles load, and every mistake names its file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import puzzles.loader as loader
+from formats.errors import FormatError
+from puzzles.einstein import einstein_puzzle
+from puzzles.loader import load_puzzle, parse_puzzle
+from puzzles.zebra import Hint, Item, encode
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
+EINSTEIN_TOML = (DATA / "einstein.toml").read_text()
+HARBOUR_JSON = (DATA / "harbour-lane.json").read_text()
+
+
+def as_json(puzzle_toml: str) -> str:
+    """The same document as JSON (tomllib reads it; json writes it)."""
+    import tomllib
+
+    return json.dumps(tomllib.loads(puzzle_toml), indent=2)
+
+
+def test_einstein_toml_is_the_einstein_puzzle() -> None:
+    assert load_puzzle(DATA / "einstein.toml") == einstein_puzzle()
+
+
+def test_the_same_puzzle_as_json_loads_the_same() -> None:
+    assert parse_puzzle(as_json(EINSTEIN_TOML), "e.json") == einstein_puzzle()
+
+
+def test_harbour_lane_is_a_different_4_house_puzzle() -> None:
+    puzzle = load_puzzle(DATA / "harbour-lane.json")
+    assert puzzle.title == "Harbour Lane"
+    assert puzzle.houses == 4
+    assert [name for name, _ in puzzle.categories] == ["Owner", "Color", "Boat", "Drink"]
+    assert {hint.kind for hint in puzzle.hints} == {"fact", "same_house", "next_to", "left_of"}
+    assert len(encode(puzzle).formula.clauses) == 309
+    assert puzzle.hints[4] == Hint(
+        "left_of", Item(0, 1), Item(2, 1), text="Ben lives immediately left of the kayak's owner."
+    )
+
+
+def test_kind_is_taken_from_the_extension_or_sniffed(tmp_path: Path) -> None:
+    no_ext = tmp_path / "puzzle"
+    no_ext.write_text(HARBOUR_JSON)
+    assert load_puzzle(no_ext).houses == 4
+    no_ext.write_text(EINSTEIN_TOML)
+    assert load_puzzle(no_ext).houses == 5
+    wrong = tmp_path / "p.json"
+    wrong.write_text(EINSTEIN_TOML)
+    with pytest.raises(FormatError, match="invalid JSON"):
+        load_puzzle(wrong)
+
+
+def test_default_title_is_the_file_name(tmp_path: Path) -> None:
+    path = tmp_path / "two-pets.toml"
+    path.write_text('[categories]\nPet = ["Cat", "Dog"]\n')
+    puzzle = load_puzzle(path)
+    assert puzzle.title == "two-pets"
+    assert puzzle.hints == []
+    assert puzzle.question is None
+
+
+def test_qualified_names_and_ambiguity() -> None:
+    text = """
+[categories]
+Color = ["Red", "Blue"]
+Shirt = ["Red", "Green"]
+[[hints]]
+next_to = ["Color:Red", "Shirt:Red"]
+"""
+    puzzle = parse_puzzle(text, "q.toml")
+    assert puzzle.hints[0].a == Item(0, 0)
+    assert puzzle.hints[0].b == Item(1, 0)
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text.replace('"Shirt:Red"]', '"Red"]'), "q.toml")
+    assert str(info.value) == (
+        "q.toml:6: 'Red' names values of several categories; write 'Color:Red' or 'Shirt:Red'"
+    )
+
+
+def test_value_with_a_colon_in_its_name() -> None:
+    text = '[categories]\nTime = ["9:00", "10:00"]\n[[hints]]\nfact = [1, "10:00"]\n'
+    assert parse_puzzle(text, "t.toml").hints[0].a == Item(0, 1)
+
+
+def edit(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+TOML_ERRORS = [
+    # (old, new, message part, text the reported line must contain)
+    ('["Dane", "Tea"]', '["Dane", "Tee"]', "unknown value 'Tee' (did you mean 'Tea'?)", '"Tee"'),
+    ('find = "Nationality"', 'find = "Nation"', "unknown category 'Nation'", "find"),
+    ('where = "Fish"', 'where = "Fsh"', "unknown value 'Fsh'", "where"),
+    ('where = "Fish"', 'were = "Fish"', "question: unknown key 'were'", "were"),
+    ('where = "Fish"', "", "question needs 'where'", "[question]"),
+    ('["Green", "White"]', '["Colour:Green", "White"]', "unknown category 'Colour'", "Colour"),
+    ('["Green", "White"]', '["Color:Grene", "White"]', "Color has no value 'Grene'", "Grene"),
+    ("fact = [3,", "fact = [7,", "hint 13: house 7 is not between 1 and 5", "fact = [7"),
+    ("fact = [3,", 'fact = ["3",', "hint 13: fact's house must be a number", 'fact = ["3"'),
+    (
+        'fact = [3, "Milk"]',
+        'fact = [3, "Milk"]\nnext_to = ["Tea", "Milk"]',
+        "found fact and next_to",
+        "[[hints]]",
+    ),
+    ('fact = [3, "Milk"]', "", "hint 13 needs exactly one of", "[[hints]]"),
+    (
+        'fact = [3, "Milk"]',
+        'fakt = [3, "Milk"]',
+        "unknown key 'fakt' (did you mean 'fact'?)",
+        "fakt",
+    ),
+    (
+        '["Dane", "Tea"]',
+        '["Tea", "Tea"]',
+        "hint 3: same_house needs two different values",
+        '["Tea", "Tea"]',
+    ),
+    ('["Dane", "Tea"]', '["Dane", "Tea", "Milk"]', "same_house takes a pair", '"Milk"]'),
+    ('["Dane", "Tea"]', '"Dane"', "same_house takes a pair", '"Dane"'),
+    ('["Dane", "Tea"]', '["Dane", 4]', "expected a value name, got 4", "4]"),
+    (
+        '"Beer", "Water"]',
+        '"Beer"]',
+        "category 'Beverage' has 4 values but 'Color' has 5",
+        "Beverage",
+    ),
+    ('"Beer", "Water"]', '"Beer", "Beer"]', "category 'Beverage' lists 'Beer' twice", "Beverage"),
+    ('"Beer", "Water"]', '"Beer", ""]', "values must be names", "Beverage"),
+    (
+        'Pet = ["Cats", "Horse", "Dogs", "Fish", "Birds"]',
+        'Pet = "Cats"',
+        "category 'Pet' must list",
+        "Pet",
+    ),
+    ("houses = 5", "houses = 6", "houses = 6, but each category lists 5 values", "houses"),
+    ("houses = 5", "houses = 0", "houses must be a positive whole number", "houses"),
+    ("houses = 5", "hoses = 5", "unknown key 'hoses' (did you mean 'houses'?)", "hoses"),
+    ('title = "Einstein\'s puzzle"', "title = 5", "title must be a string", "title"),
+    ("houses = 5", "houses = = 5", "invalid TOML: Invalid value (column 10)", "houses = ="),
+    ('text = "The Dane drinks tea."', 'text = "The Dane drinks tea.', "invalid TOML", "Dane"),
+    ('text = "The Dane drinks tea."', "text = 3", "text must be a string", "text = 3"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message", "where"), TOML_ERRORS)
+def test_toml_errors_name_the_line(old: str, new: str, message: str, where: str) -> None:
+    text = edit(EINSTEIN_TOML, old, new)
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.toml")
+    error = info.value
+    assert error.file == "e.toml"
+    assert message in error.message
+    assert error.line is not None, str(error)
+    assert where in text.split("\n")[error.line - 1], str(error)
+
+
+JSON_ERRORS = [
+    ('["Cleo", "Tea"]', '["Cleo", "Tee"]', "unknown value 'Tee'", '"Tee"'),
+    ('"find": "Owner"', '"find": "Ownr"', "unknown category 'Ownr'", "Ownr"),
+    ('"fact": [3,', '"fact": [0,', "hint 1: house 0 is not between 1 and 4", '"fact": [0'),
+    ('"fact": [3,', '"fact": [true,', "fact's house must be a number", "true"),
+    ('"fact": [3, "Cleo"]', '"fakt": [3, "Cleo"]', "unknown key 'fakt'", "fakt"),
+    ('"Lemonade", "Tea"]', '"Lemonade"]', "category 'Drink' has 3 values", "Drink"),
+    ('"houses": 4', '"houses": 5', "houses = 5, but each category lists 4 values", "houses"),
+    ('"title": "Harbour Lane"', '"title": 5', "title must be a string", "title"),
+    ('"houses": 4,', '"houses": 4', "invalid JSON: Expecting ',' delimiter", "categories"),
+    ('"Dev"]', '"Dev",]', "invalid JSON: Expecting value", "Dev"),
+    (
+        '{"text": "Cleo drinks tea.", "same_house": ["Cleo", "Tea"]}',
+        '"Cleo drinks tea"',
+        "hint 3 must be a table",
+        "Cleo drinks tea",
+    ),
+    (
+        '"Drink": ["Cocoa", "Juice", "Lemonade", "Tea"]',
+        '"Drink": ["Cocoa", "Juice", "Lemonade", "Red"]',
+        "'Red' names values of several categories; write 'Color:Red' or 'Drink:Red'",
+        '"next_to": ["Red"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message", "where"), JSON_ERRORS)
+def test_json_errors_name_the_line(old: str, new: str, message: str, where: str) -> None:
+    text = edit(HARBOUR_JSON, old, new)
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "h.json")
+    error = info.value
+    assert message in error.message
+    assert error.line is not None, str(error)
+    assert where in text.split("\n")[error.line - 1], str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("", "toml", "e.txt: no [categories] table (each category lists its values)"),
+        (
+            '{"categories": {"A": ["x"]},\n "hints": 7}',
+            "json",
+            "e.txt:2: hints must be a list of hint tables",
+        ),
+        ("[1, 2]", "json", "e.txt:1: a puzzle file must hold a table/object at the top"),
+        ("{}", "json", "e.txt: no [categories] table (each category lists its values)"),
+        (
+            '{"categories": {}}',
+            "json",
+            "e.txt:1: categories must map each category name to its values",
+        ),
+        (
+            '{"categories": []}',
+            "json",
+            "e.txt:1: categories must map each category name to its values",
+        ),
+        (
+            '{"categories": {"A": ["x"]}, "question": 3}',
+            "json",
+            "e.txt:1: question must be a table with text, find and where",
+        ),
+        (
+            '{"categories": {"A": ["x"]}, "hints": [{"fact": [1, "x"], "text": "t"}], "x": 1}',
+            "json",
+            "e.txt:1: unknown key 'x'",
+        ),
+        (
+            "[categories]\nA = ['x']\n[question]\nwhere = 'x'\n",
+            "toml",
+            "e.txt:3: question needs 'find'",
+        ),
+        ('[categories]\n" " = ["x"]\n', "toml", "e.txt:2: a category name must not be empty"),
+        (
+            '[categories]\nA = ["x", "y"]\n[[hints]]\nleft_of = ["x", "y"]\n'
+            "[[hints]]\nfact = [1]\n",
+            "toml",
+            "e.txt:6: hint 2: fact takes a pair [house, value]",
+        ),
+    ],
+)
+def test_whole_file_errors(text: str, kind: str, expected: str) -> None:
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.txt", kind=kind)
+    assert str(info.value) == expected
+
+
+def test_inline_toml_tables_are_located() -> None:
+    text = """title = "inline"
+categories = { Owner = ["Ann", "Bob"], Pet = [
+   "Cat",
+   "Dog",
+] }
+question = { text = "Who has the cat?", find = "Owner", where = "Cat" }
+hints = [
+  { same_house = ["Ann", "Dog"] },  # a comment with a { brace
+  { text = "x { y", next_to = ["Bob",
+     "Dog"] },
+]
+"""
+    puzzle = parse_puzzle(text, "i.toml")
+    assert [hint.kind for hint in puzzle.hints] == ["same_house", "next_to"]
+    with pytest.raises(FormatError, match=r"^i\.toml:10: unknown value 'Dgo'"):
+        parse_puzzle(text.replace('     "Dog"] }', '     "Dgo"] }'), "i.toml")
+    with pytest.raises(FormatError, match=r"^i\.toml:8: hint 1: unknown key 'sme_house'"):
+        parse_puzzle(text.replace("{ same_house", "{ sme_house"), "i.toml")
+    with pytest.raises(FormatError, match=r"^i\.toml:6: unknown value 'Cot'"):
+        parse_puzzle(text.replace('where = "Cat"', 'where = "Cot"'), "i.toml")
+
+
+def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loader, "tomllib", None)
+    with pytest.raises(FormatError, match=r"needs Python 3\.11\+ or the tomli package"):
+        parse_puzzle(EINSTEIN_TOML, "e.toml")
+    assert parse_puzzle(HARBOUR_JSON, "h.json").houses == 4  # JSON still works
+
+
+def test_missing_file_is_a_format_error(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match="no such file"):
+        load_puzzle(tmp_path / "absent.toml")
