@@ -1,0 +1,269 @@
+"""`satkit puzzle einstein` and `satkit puzzle solve`, end to end through click."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import puzzles.cli as cli
+from formats.dimacs import parse_dimacs
+from puzzles.einstein import einstein_puzzle
+from puzzles.zebra import encode
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data" / "puzzles"
+SEED_DATA = ROOT.parent / "shared" / "seeds-data" / "kompy99__SATSolver"
+TABLE = [
+    "             House 1    House 2  House 3    House 4  House 5",
+    "Color        Yellow     Blue     Red        Green    White",
+    "Nationality  Norwegian  Dane     Brit       German   Swede",
+    "Beverage     Water      Tea      Milk       Coffee   Beer",
+    "Cigar        Dunhill    Blends   Pall Mall  Prince   Bluemasters",
+    "Pet          Cats       Horse    Birds      Fish     Dogs",
+]
+
+
+def dpll_available() -> bool:
+    try:
+        from dpll import Solver
+
+        for mode, heuristic in (("classic", "two-clause"), ("cdcl", None)):
+            Solver(bootstrap_with=[[1]], mode=mode, heuristic=heuristic, seed=0).delete()
+    except (ImportError, ValueError):
+        return False
+    return True
+
+
+needs_dpll = pytest.mark.skipif(not dpll_available(), reason="dpll.Solver has not landed yet")
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli.puzzle_group, list(args), input=stdin)
+
+
+@needs_dpll
+def test_einstein_prints_table_answer_uniqueness_and_splits() -> None:
+    result = run("einstein")
+    assert result.exit_code == 10, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "Einstein's puzzle: 5 houses, 5 categories, 15 hints (125 variables, 793 clauses)"
+    )
+    assert lines[2:8] == TABLE
+    assert "Who owns the fish? German, in house 4." in lines
+    assert "The solution is unique (with it blocked, the formula is unsatisfiable)." in lines
+    assert lines[-1].startswith("Splitting-rule applications: ")
+    assert lines[-1].endswith("(classic DPLL, two-clause heuristic, seed 0)")
+    assert result.stderr == ""
+
+
+@needs_dpll
+def test_einstein_json_and_determinism() -> None:
+    first = run("einstein", "--json", "--heuristic", "random", "--seed", "7")
+    assert first.exit_code == 10
+    report = json.loads(first.stdout)
+    assert report["status"] == "SAT"
+    assert (report["variables"], report["clauses"]) == (125, 793)
+    assert report["answer"] == {
+        "question": "Who owns the fish?",
+        "category": "Nationality",
+        "where": "Fish",
+        "value": "German",
+        "house": 4,
+    }
+    assert report["table"]["Pet"] == ["Cats", "Horse", "Birds", "Fish", "Dogs"]
+    assert report["unique"] is True
+    assert report["other_table"] is None
+    assert report["solver"] == {"mode": "classic", "heuristic": "random", "seed": 7}
+    assert isinstance(report["splits"], int) and report["splits"] >= 1
+    again = json.loads(run("einstein", "--json", "--heuristic", "random", "--seed", "7").stdout)
+    assert again == report
+
+
+@needs_dpll
+def test_cdcl_mode_reports_decisions() -> None:
+    result = run("einstein", "--mode", "cdcl")
+    assert result.exit_code == 10
+    assert "Who owns the fish? German, in house 4." in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("Decisions: ")
+
+
+@needs_dpll
+def test_cnf_is_the_seed_file(tmp_path: Path) -> None:
+    out = tmp_path / "einstein.cnf"
+    result = run("einstein", "--cnf", str(out))
+    assert result.exit_code == 10
+    assert result.stderr == f"CNF written to {out}\n"
+    text = out.read_text()
+    if SEED_DATA.is_dir():
+        # The seed file has no final newline; otherwise it is byte for byte the same.
+        assert text == (SEED_DATA / "EinsteinDimacs.txt").read_text() + "\n"
+    formula = parse_dimacs(text)
+    assert formula.clauses == encode(einstein_puzzle()).formula.clauses
+    assert formula.names == {}
+
+
+@needs_dpll
+def test_cnf_with_names(tmp_path: Path) -> None:
+    out = tmp_path / "named.cnf"
+    result = run("solve", str(DATA / "einstein.toml"), "--cnf", str(out), "--names", "-q")
+    assert result.exit_code == 10
+    assert result.stderr == ""
+    formula = parse_dimacs(out.read_text())
+    assert formula.names[119] == "Pet(4,Fish)"
+    assert formula.names[76] == "Cigar(1,Pall Mall)"
+    assert len(formula.names) == 125
+    assert formula.clauses == encode(einstein_puzzle()).formula.clauses
+
+
+@needs_dpll
+def test_solve_the_second_puzzle() -> None:
+    result = run("solve", str(DATA / "harbour-lane.json"))
+    assert result.exit_code == 10
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Harbour Lane: 4 houses, 4 categories, 9 hints (64 variables")
+    assert lines[2] == "       House 1  House 2   House 3  House 4"
+    assert lines[3] == "Owner  Dev      Ben       Cleo     Ana"
+    assert "Who owns the canoe? Ana, in house 4." in lines
+
+
+@needs_dpll
+def test_solve_reads_stdin() -> None:
+    result = run("solve", "-", "--json", stdin=(DATA / "einstein.toml").read_text())
+    assert result.exit_code == 10
+    assert json.loads(result.stdout)["answer"]["value"] == "German"
+
+
+@needs_dpll
+def test_no_solution_exits_20(tmp_path: Path) -> None:
+    path = tmp_path / "never.toml"
+    path.write_text(
+        '[categories]\nA = ["x", "y"]\n[[hints]]\nleft_of = ["x", "y"]\n'
+        '[[hints]]\nleft_of = ["y", "x"]\n'
+    )
+    result = run("solve", str(path))
+    assert result.exit_code == 20
+    assert "No solution: the hints contradict each other." in result.stdout
+    report = json.loads(run("solve", str(path), "--json").stdout)
+    assert (report["status"], report["table"], report["unique"]) == ("UNSAT", None, None)
+
+
+@needs_dpll
+def test_not_unique_shows_a_second_solution(tmp_path: Path) -> None:
+    path = tmp_path / "loose.json"
+    path.write_text('{"categories": {"A": ["x", "y"]}}')
+    result = run("solve", str(path))
+    assert result.exit_code == 10
+    assert "The solution is NOT unique; another one is:" in result.stdout
+    report = json.loads(run("solve", str(path), "--json").stdout)
+    assert report["unique"] is False
+    assert {tuple(report["table"]["A"]), tuple(report["other_table"]["A"])} == {
+        ("x", "y"),
+        ("y", "x"),
+    }
+    quiet = run("solve", str(path), "--no-unique")
+    assert "unique" not in quiet.stdout
+    assert json.loads(run("solve", str(path), "--json", "--no-unique").stdout)["unique"] is None
+
+
+def test_bad_file_is_one_error_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    text = (DATA / "einstein.toml").read_text().replace('["Dane", "Tea"]', '["Dane", "Tee"]')
+    path.write_text(text)
+    result = run("solve", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    line = text.split("\n").index('same_house = ["Dane", "Tee"]') + 1
+    assert result.stderr == f"error: {path}:{line}: unknown value 'Tee' (did you mean 'Tea'?)\n"
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    result = run("solve", str(tmp_path / "absent.toml"))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {tmp_path / 'absent.toml'}: no such file\n"
+
+
+def test_cnf_is_never_written_over_the_input(tmp_path: Path) -> None:
+    path = tmp_path / "puzzle.json"
+    original = (DATA / "harbour-lane.json").read_text()
+    path.write_text(original)
+    result = run("solve", str(path), "--cnf", str(path))
+    assert result.exit_code == 1
+    assert "refusing to overwrite the input file" in result.stderr
+    assert path.read_text() == original
+
+
+def test_cnf_into_a_missing_folder(tmp_path: Path) -> None:
+    result = run("einstein", "--cnf", str(tmp_path / "no" / "such" / "x.cnf"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ")
+    assert "output folder does not exist" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["einstein", "--cnf", "-"], "--cnf - would mix the CNF with the answer"),
+        (["einstein", "--names"], "--names only applies to the CNF file"),
+        (["einstein", "--mode", "cdcl", "--heuristic", "jw"], "--heuristic chooses the classic"),
+        (["einstein", "--heuristic", "vsids"], "Invalid value for '--heuristic'"),
+        (["solve"], "Missing argument 'FILE'"),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+class LyingSolver:
+    def __init__(self, model: list[int]) -> None:
+        self.model = model
+
+    def solve(self) -> bool:
+        return True
+
+    def get_model(self) -> list[int]:
+        return self.model
+
+    def add_clause(self, clause: list[int]) -> None:
+        pass
+
+    def accum_stats(self) -> dict[str, int]:
+        return {}
+
+    def delete(self) -> None:
+        pass
+
+
+def test_a_lying_solver_is_an_error_not_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "dpll_factory", lambda **_: lambda clauses: LyingSolver([1, 2]))
+    result = run("einstein")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: the solver returned a model that is not a house table")
+
+
+def test_interrupt_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "solve_puzzle", interrupted)
+    monkeypatch.setattr(cli, "dpll_factory", lambda **_: None)
+    result = run("einstein")
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert result.stderr == "interrupted: no answer\n"
+    result = run("einstein", "--json")
+    assert json.loads(result.stdout) == {"title": "Einstein's puzzle", "status": "UNKNOWN"}
+
+
+def test_registered_in_satkit() -> None:
+    from satkit import main
+
+    result = CliRunner().invoke(main, ["puzzle", "--help"])
+    assert result.exit_code == 0
+    assert "einstein" in result.stdout and "solve" in result.stdout
