@@ -1,0 +1,113 @@
+"""Random mazes for tests and benchmarks: connected graphs, one-way edges, treasures at random.
+
+Same arguments and seed, same maze (``random.Random(seed)`` is the only source
+of randomness). Construction:
+
+1. nodes ``START``, ``N1`` … ``N{n-1}``; a random recursive tree joins them
+   (node i to a random earlier node), so the undirected graph is connected;
+2. random extra edges until there are about ``degree * n / 2`` edges;
+3. each edge is two-way, or with probability ``one_way`` one-way in a random
+   direction (which may leave nodes unreachable — a source of unsatisfiable
+   mazes);
+4. each treasure is put at one random node other than START (a quarter of
+   them at a second node too).
+
+Nothing guarantees a walk exists: solve or search the maze to find out.
+"""
+
+from __future__ import annotations
+
+import random
+
+from maze.model import START, Maze
+
+TREASURE_NAMES = (
+    "GOLD", "WAND", "RUBY", "PEARL", "JADE", "OPAL", "AMBER", "IVORY",
+    "SILK", "CROWN", "LAMP", "RING", "SWORD", "SHIELD", "MAP", "KEY",
+)  # fmt: skip
+"""Names for the first treasures (then ``T17``, ``T18``, …)."""
+
+
+def node_names(count: int) -> list[str]:
+    """``START`` then ``N1`` … ``N{count-1}``."""
+    return [START, *(f"N{i}" for i in range(1, count))]
+
+
+def treasure_names(count: int) -> list[str]:
+    """``GOLD``, ``WAND``, … then ``T17`` … (all within the course's 10-character limit)."""
+    names = list(TREASURE_NAMES[:count])
+    names.extend(f"T{i}" for i in range(len(names) + 1, count + 1))
+    return names
+
+
+def generate_maze(
+    nodes: int,
+    treasures: int,
+    steps: int,
+    seed: int = 0,
+    *,
+    degree: float = 3.0,
+    one_way: float = 0.0,
+) -> Maze:
+    """A random maze (see the module docstring); ValueError for impossible arguments.
+
+    >>> maze = generate_maze(6, 2, 4, seed=1)
+    >>> maze.nodes, maze.treasures, maze.steps
+    (['START', 'N1', 'N2', 'N3', 'N4', 'N5'], ['GOLD', 'WAND'], 4)
+    >>> generate_maze(6, 2, 4, seed=1) == maze
+    True
+    """
+    if nodes < 1:
+        raise ValueError("a maze needs at least 1 node (START)")
+    if treasures < 0 or steps < 0:
+        raise ValueError("treasures and steps must be non-negative")
+    if treasures and nodes < 2:
+        raise ValueError("treasures need a node other than START")
+    if degree < 0:
+        raise ValueError("degree must be non-negative")
+    if not 0.0 <= one_way <= 1.0:
+        raise ValueError("one-way must be a probability between 0 and 1")
+    rng = random.Random(seed)
+    names = node_names(nodes)
+
+    edges: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
+
+    def join(a: int, b: int) -> None:
+        pair = (min(a, b), max(a, b))
+        if a != b and pair not in seen:
+            seen.add(pair)
+            edges.append(pair)
+
+    for i in range(1, nodes):
+        join(i, rng.randrange(i))
+    target = min(max(round(degree * nodes / 2), nodes - 1), nodes * (nodes - 1) // 2)
+    while len(edges) < target:
+        join(rng.randrange(nodes), rng.randrange(nodes))
+
+    exits: dict[str, list[int]] = {name: [] for name in names}
+    for a, b in edges:
+        if rng.random() < one_way:
+            if rng.random() < 0.5:
+                a, b = b, a
+            exits[names[a]].append(b)
+        else:
+            exits[names[a]].append(b)
+            exits[names[b]].append(a)
+
+    chosen = treasure_names(treasures)
+    treasures_at: dict[str, list[str]] = {name: [] for name in names}
+    for treasure in chosen:
+        homes = rng.sample(range(1, nodes), min(2, nodes - 1)) if rng.random() < 0.25 else []
+        homes = homes or [rng.randrange(1, nodes)]
+        for home in homes:
+            treasures_at[names[home]].append(treasure)
+
+    return Maze(
+        nodes=names,
+        treasures=chosen,
+        steps=steps,
+        treasures_at=treasures_at,
+        exits={name: [names[i] for i in sorted(targets)] for name, targets in exits.items()},
+        name=f"generated(nodes={nodes},treasures={treasures},steps={steps},seed={seed})",
+    )

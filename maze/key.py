@@ -1,0 +1,184 @@
+"""The key (the back matter after the clauses): which atom number means which At/Has atom.
+
+What satkit writes — the most common convention in real files — is one line
+per atom, number first::
+
+    1 At(START,0)
+    55 Has(GOLD,0)
+    73 Aux(amo,0,1)        (compact encoding only: an auxiliary variable)
+
+What it reads, because real front ends write it (see ../shared/compat):
+
+- ``n At(N,I)`` / ``n Has(T,I)`` in any order, numbers right-aligned
+  (``  1 At(START,0)``) or not;
+- ``n NODE I`` — At atoms only, often in hash order (``27 D 2``), including
+  the empty node name a ``split(" ")`` bug produces (``49  0``);
+- name first, number last (``At(A,1) 5``), the order some DP back matter uses;
+- any other line (free text, blank lines, DP-only keys such as ``1 P``) is not
+  an At/Has line and is skipped.
+
+Names split at the *last* comma, so a node called ``A,B`` still reads back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from formats.errors import FormatError
+
+AUX_PREFIX = "Aux("
+"""Names of auxiliary variables start with this; decoders skip them."""
+
+_NUMBER_FIRST = re.compile(r"\s*([0-9]+)[ \t](.*?)\s*")
+_NAME_FIRST = re.compile(r"\s*(\S.*?)\s+([0-9]+)\s*")
+_AT = re.compile(r"At\((.*),([0-9]+)\)")
+_HAS = re.compile(r"Has\((.*),([0-9]+)\)")
+_NODE_TIME = re.compile(r"(\S*)\s+([0-9]+)")
+
+
+def at_name(node: str, time: int) -> str:
+    """The name of the atom At(node,time)."""
+    return f"At({node},{time})"
+
+
+def has_name(treasure: str, time: int) -> str:
+    """The name of the atom Has(treasure,time)."""
+    return f"Has({treasure},{time})"
+
+
+def key_text(names: Mapping[int, str]) -> str:
+    """Key lines ``n NAME`` in atom order, each ending in a newline."""
+    return "".join(f"{atom} {names[atom]}\n" for atom in sorted(names))
+
+
+def meaning(name: str) -> tuple[str, str, int] | None:
+    """What a key name says: ``("at", node, time)``, ``("has", treasure, time)``,
+    ``("aux", name, 0)``, or None for a name that is none of them.
+
+    ``name`` is the text after the number (``At(C,2)``, ``C 2``, `` 0``).
+
+    >>> meaning("At(C,2)"), meaning("C 2"), meaning("Has(GOLD,0)"), meaning("P")
+    (('at', 'C', 2), ('at', 'C', 2), ('has', 'GOLD', 0), None)
+    """
+    text = name.strip()
+    if text.startswith(AUX_PREFIX):
+        return ("aux", text, 0)
+    match = _AT.fullmatch(text)
+    if match:
+        return ("at", match.group(1), int(match.group(2)))
+    match = _HAS.fullmatch(text)
+    if match:
+        return ("has", match.group(1), int(match.group(2)))
+    match = _NODE_TIME.fullmatch(text)
+    if match:
+        return ("at", match.group(1), int(match.group(2)))
+    if text.isdigit() and name[:1].isspace():
+        return ("at", "", int(text))  # `49  0`: a phantom empty node name, kept as written
+    return None
+
+
+@dataclass
+class Key:
+    """The At/Has atoms a key names.
+
+    - ``at``: atom -> (node, time); ``has``: atom -> (treasure, time);
+      ``aux``: atoms marked auxiliary.
+    - ``line_of``: atom -> the line (in the file) that names it, for messages.
+    - ``steps``: K, the largest time an At atom names (-1 when there are none).
+    """
+
+    at: dict[int, tuple[str, int]] = field(default_factory=dict)
+    has: dict[int, tuple[str, int]] = field(default_factory=dict)
+    aux: set[int] = field(default_factory=set)
+    line_of: dict[int, int | None] = field(default_factory=dict)
+
+    @property
+    def steps(self) -> int:
+        """K: the largest time of an At atom (-1 without At atoms)."""
+        return max((time for _node, time in self.at.values()), default=-1)
+
+    @property
+    def nodes(self) -> list[str]:
+        """The node names, in order of first appearance by atom number."""
+        return list(dict.fromkeys(node for _atom, (node, _time) in sorted(self.at.items())))
+
+    @property
+    def treasures(self) -> list[str]:
+        """The treasure names, in order of first appearance by atom number."""
+        return list(dict.fromkeys(t for _atom, (t, _time) in sorted(self.has.items())))
+
+    @property
+    def atoms(self) -> int:
+        """The largest atom number the key names (0 for none)."""
+        return max([*self.at, *self.has, *self.aux], default=0)
+
+
+def _is_atom_name(text: str) -> bool:
+    """True for ``At(…)``, ``Has(…)`` and ``Aux(…)`` names (the forms a name-first line may use)."""
+    return bool(_AT.fullmatch(text) or _HAS.fullmatch(text)) or text.startswith(AUX_PREFIX)
+
+
+def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None, file: str) -> None:
+    """Record one named atom; a number or an At/Has name used twice is an error."""
+    what = meaning(name)
+    if what is None:
+        return
+    kind, label, time = what
+    if atom in key.line_of:
+        raise FormatError(file, line, f"atom {atom} is named twice in the key")
+    canonical = label if kind == "aux" else f"{kind}({label},{time})"
+    if canonical in seen:
+        raise FormatError(
+            file,
+            line,
+            f"{name.strip()} is named twice in the key (atoms {seen[canonical]} and {atom})",
+        )
+    seen[canonical] = atom
+    key.line_of[atom] = line
+    if kind == "at":
+        key.at[atom] = (label, time)
+    elif kind == "has":
+        key.has[atom] = (label, time)
+    else:
+        key.aux.add(atom)
+
+
+def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
+    """Read the At/Has atoms a back matter names (see the module docstring for the forms).
+
+    ``first_line`` is the file line of the back matter's first line, so that
+    errors point into the file. Lines that name no At/Has/Aux atom are
+    skipped. Raises :class:`FormatError` for an atom number or an At/Has name
+    used twice.
+
+    >>> key = parse_key("1 At(START,0)\\n2 At(A,0)\\n 3 Has(GOLD,0)\\n27 D 2\\n")
+    >>> key.at[1], key.has[3], key.at[27], key.steps
+    (('START', 0), ('GOLD', 0), ('D', 2), 2)
+    """
+    key = Key()
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=first_line):
+        if not line.strip():
+            continue
+        match = _NUMBER_FIRST.fullmatch(line)
+        if match:
+            _add(key, seen, int(match.group(1)), match.group(2), number, name)
+            continue
+        match = _NAME_FIRST.fullmatch(line)
+        if match and _is_atom_name(match.group(1)):
+            _add(key, seen, int(match.group(2)), match.group(1), number, name)
+    return key
+
+
+def key_from_names(
+    names: Mapping[int, str] | Iterable[tuple[int, str]], name: str = "<string>"
+) -> Key:
+    """A :class:`Key` from a name table (e.g. a DIMACS file's ``c var n NAME`` comments)."""
+    key = Key()
+    seen: dict[str, int] = {}
+    items = names.items() if isinstance(names, Mapping) else names
+    for atom, label in sorted(items):
+        _add(key, seen, atom, label, None, name)
+    return key

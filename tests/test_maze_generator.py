@@ -1,0 +1,97 @@
+"""maze.generator: deterministic per seed, connected, one-way edges on request, names in limits."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from maze.generator import generate_maze, treasure_names
+from maze.parser import parse_maze
+from maze.writer import maze_text
+
+
+def _undirected_reach(maze):
+    neighbours = {node: set() for node in maze.nodes}
+    for node in maze.nodes:
+        for other in maze.exits_of(node):
+            neighbours[node].add(other)
+            neighbours[other].add(node)
+    seen = {"START"}
+    queue = deque(["START"])
+    while queue:
+        for other in neighbours[queue.popleft()]:
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    return seen
+
+
+@given(
+    st.integers(1, 60),
+    st.integers(0, 12),
+    st.integers(0, 20),
+    st.integers(0, 10**9),
+    st.floats(0.0, 6.0),
+    st.floats(0.0, 1.0),
+)
+@settings(max_examples=60, deadline=None)
+def test_properties(nodes, treasures, steps, seed, degree, one_way):
+    if nodes < 2:
+        treasures = 0
+    maze = generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way)
+    assert len(maze.nodes) == nodes and maze.nodes[0] == "START"
+    assert len(maze.treasures) == treasures and maze.steps == steps
+    assert _undirected_reach(maze) == set(maze.nodes)
+    assert maze.start_treasures == []
+    for treasure in maze.treasures:
+        assert 1 <= len(maze.suppliers(treasure)) <= 2
+    for node in maze.nodes:
+        assert node not in maze.exits_of(node)
+        assert len(set(maze.exits_of(node))) == len(maze.exits_of(node))
+    assert generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way) == maze
+    assert parse_maze(maze_text(maze)).warnings == []
+
+
+def test_one_way_probability():
+    two_way = generate_maze(50, 0, 5, seed=1, one_way=0.0)
+    one_way = generate_maze(50, 0, 5, seed=1, one_way=1.0)
+
+    def mutual(maze):
+        return sum(1 for a in maze.nodes for b in maze.exits_of(a) if a in maze.exits_of(b))
+
+    assert mutual(two_way) == two_way.edge_count
+    assert mutual(one_way) == 0
+
+
+def test_degree_controls_edge_count():
+    maze = generate_maze(200, 0, 5, seed=2, degree=4)
+    assert maze.edge_count == 2 * 400  # 400 undirected edges, each two-way
+
+
+def test_seeds_differ():
+    assert generate_maze(30, 3, 5, seed=1) != generate_maze(30, 3, 5, seed=2)
+
+
+def test_treasure_names_within_limit():
+    names = treasure_names(40)
+    assert len(set(names)) == 40 and all(len(name) <= 10 for name in names)
+    assert names[:3] == ["GOLD", "WAND", "RUBY"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"nodes": 0, "treasures": 0, "steps": 1},
+        {"nodes": 1, "treasures": 1, "steps": 1},
+        {"nodes": 3, "treasures": -1, "steps": 1},
+        {"nodes": 3, "treasures": 1, "steps": -1},
+        {"nodes": 3, "treasures": 1, "steps": 1, "degree": -1},
+        {"nodes": 3, "treasures": 1, "steps": 1, "one_way": 1.5},
+    ],
+)
+def test_bad_arguments(kwargs):
+    with pytest.raises(ValueError):
+        generate_maze(**kwargs)

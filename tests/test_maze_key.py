@@ -1,0 +1,111 @@
+"""maze.key: every key convention real front ends write reads back; duplicates are errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from formats.errors import FormatError
+from maze.key import key_from_names, key_text, meaning, parse_key
+
+COMPAT = Path(__file__).resolve().parents[1].parent / "shared" / "compat"
+needs_compat = pytest.mark.skipif(not COMPAT.is_dir(), reason="../shared/compat is absent")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("At(C,2)", ("at", "C", 2)),
+        ("Has(GOLD,10)", ("has", "GOLD", 10)),
+        ("C 2", ("at", "C", 2)),
+        (" 0", ("at", "", 0)),
+        ("At(A,B,3)", ("at", "A,B", 3)),
+        ("Aux(amo,0,1)", ("aux", "Aux(amo,0,1)", 0)),
+        ("P", None),
+        ("T", None),
+        ("hello world", None),
+        ("At(C,x)", None),
+    ],
+)
+def test_meaning(name, expected):
+    assert meaning(name) == expected
+
+
+def test_writes_number_first_lines_in_atom_order():
+    assert key_text({2: "At(A,0)", 1: "At(START,0)"}) == "1 At(START,0)\n2 At(A,0)\n"
+
+
+def test_conventions_mixed_in_one_back_matter():
+    text = "\n".join(
+        [
+            "1 At(START,0)",
+            "  2 At(A,0)",  # right-aligned
+            "27 D 2",  # jkolib: node and time
+            "49  0",  # jkolib's phantom empty node
+            "Has(GOLD,0) 5",  # name first
+            "P 1",  # a DP-only name-first line: not a maze atom
+            "free text in the back matter",
+            "",
+            "73 Aux(amo,0,1)",
+        ]
+    )
+    key = parse_key(text, "k.txt", first_line=10)
+    assert key.at == {1: ("START", 0), 2: ("A", 0), 27: ("D", 2), 49: ("", 0)}
+    assert key.has == {5: ("GOLD", 0)}
+    assert key.aux == {73}
+    assert key.line_of[27] == 12
+    assert key.steps == 2
+    assert key.nodes == ["START", "A", "D", ""]
+    assert key.treasures == ["GOLD"]
+    assert key.atoms == 73
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("1 At(START,0)\n1 At(A,0)\n", 2, "atom 1 is named twice"),
+        ("1 At(START,0)\n2 At(START,0)\n", 2, "At(START,0) is named twice"),
+        ("1 Has(G,0)\n2 START 0\n3 Has(G,0)\n", 3, "Has(G,0) is named twice"),
+    ],
+)
+def test_duplicates_are_errors(text, line, fragment):
+    with pytest.raises(FormatError) as caught:
+        parse_key(text, "k.txt")
+    assert caught.value.line == line
+    assert fragment in caught.value.message
+
+
+def test_from_names_table():
+    key = key_from_names({1: "At(START,0)", 2: "Has(GOLD,0)", 3: "x"})
+    assert key.at == {1: ("START", 0)} and key.has == {2: ("GOLD", 0)}
+
+
+def test_empty_key():
+    key = parse_key("")
+    assert key.at == {} and key.steps == -1 and key.atoms == 0
+
+
+@needs_compat
+@pytest.mark.parametrize(
+    ("relative", "at_atoms", "has_atoms"),
+    [
+        ("Junxiao-Zhao__Davis-Putnam/FrontEndOutput.txt", 54, 18),
+        ("jkolib__DPLL/fe_out.txt", 54, 0),
+        ("jkolib__DPLL/@a0c549c/fe_out.txt", 60, 0),
+        ("SiyuBi__Davis-Putnam-Implementation/clauses.txt", 54, 18),
+        ("SiyuBi__Davis-Putnam-Implementation/results.txt", 12, 8),
+        ("jbour20__davisputnam/outputs/davis_putnam_input.txt", None, None),
+        ("RohanK6__DavisPutnam-Algorithm/src/DavisPutnam/input.txt", 54, 18),
+    ],
+)
+def test_keys_of_real_files(relative, at_atoms, has_atoms):
+    text = (COMPAT / relative).read_text(encoding="utf-8-sig")
+    lines = text.replace("\r\n", "\n").split("\n")
+    zero = next(i for i, line in enumerate(lines) if line.strip() == "0")
+    key = parse_key("\n".join(lines[zero + 1 :]), relative, zero + 2)
+    if at_atoms is None:  # the toll variant: right-aligned At lines; some number must come out
+        assert key.at and all(line is not None for line in key.line_of.values())
+        return
+    assert (len(key.at), len(key.has)) == (at_atoms, has_atoms)
+    assert key.steps in (3, 5)
