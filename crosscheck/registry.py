@@ -1,0 +1,102 @@
+"""The registry of solvers with the PySAT shape: our DPLL configurations and PySAT's, by name.
+
+Names (a plain table, easy to grep):
+
+- ``dpll`` (= ``dpll:cdcl``): our CDCL engine; ``dpll:classic``: our textbook
+  DPLL with its default heuristic; ``dpll:classic/<heuristic>`` picks one
+  (``course``, ``random``, ``two-clause``, ``jw``, ``dlis``).
+- every solver PySAT knows, by the names in ``pysat.solvers.SolverNames``
+  (``minisat22``, ``cadical153``, ``glucose4``, …); their short aliases
+  (``m22``, ``cd15``, ``g4``, …) are accepted too.
+
+Every solver made here has the PySAT surface: ``solve``, ``solve_limited``,
+``get_model``, ``get_core``, ``accum_stats``, ``add_clause``,
+``append_formula``, ``interrupt``, ``delete`` and ``with … as s``.
+
+>>> with make_solver("minisat22", bootstrap_with=[[1, 2], [-1]]) as solver:
+...     solver.solve(), solver.get_model()
+(True, [-1, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+OUR_SOLVERS = ("dpll", "dpll:cdcl", "dpll:classic")
+"""Our own configurations (``dpll:classic/<heuristic>`` is also accepted)."""
+
+CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
+"""The classic engine's heuristics, listed as ``dpll:classic/<heuristic>``."""
+
+
+def _pysat_table() -> dict[str, str]:
+    """Every accepted PySAT name or alias -> the name to hand to ``pysat.solvers.Solver``."""
+    from pysat.solvers import SolverNames
+
+    table: dict[str, str] = {}
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        # PySAT takes the aliases; some canonical names (minisatgh, cryptosat) are not among them.
+        for alias in (canonical, *aliases):
+            table.setdefault(alias, aliases[0])
+    return table
+
+
+def pysat_solver_names() -> list[str]:
+    """The PySAT solver names (``SolverNames`` attributes), sorted."""
+    from pysat.solvers import SolverNames
+
+    return sorted(
+        name
+        for name, value in vars(SolverNames).items()
+        if not name.startswith("_") and isinstance(value, tuple)
+    )
+
+
+def solver_names() -> list[str]:
+    """Every name :func:`make_solver` accepts (aliases of PySAT solvers aside)."""
+    ours = [*OUR_SOLVERS, *(f"dpll:classic/{h}" for h in CLASSIC_HEURISTICS)]
+    return [*ours, *pysat_solver_names()]
+
+
+def _unknown(name: str) -> ValueError:
+    return ValueError(f"unknown solver {name!r}; valid names: {', '.join(solver_names())}")
+
+
+def make_solver(name: str, bootstrap_with: Any = None, **options: Any) -> Any:
+    """A new solver called ``name`` (see :func:`solver_names`), loaded with ``bootstrap_with``.
+
+    ``bootstrap_with`` is anything the solver accepts as a formula (a list of
+    clauses, a ``pysat.formula.CNF``, …). ``options`` go to the solver's
+    constructor (e.g. ``seed=3`` for ours, ``use_timer=True`` for PySAT's).
+    Raises ValueError for an unknown name (the message lists the valid ones)
+    and for a PySAT solver this PySAT build does not include.
+    """
+    if name in ("dpll", "dpll:cdcl"):
+        return _ours(bootstrap_with, mode="cdcl", **options)
+    if name == "dpll:classic":
+        return _ours(bootstrap_with, mode="classic", **options)
+    if name.startswith("dpll:classic/"):
+        heuristic = name.split("/", 1)[1]
+        if heuristic not in CLASSIC_HEURISTICS:
+            raise _unknown(name)
+        return _ours(bootstrap_with, mode="classic", heuristic=heuristic, **options)
+    table = _pysat_table()
+    if name not in table:
+        raise _unknown(name)
+    from pysat import solvers
+
+    unavailable = ValueError(f"solver {name!r} is not available in this PySAT installation")
+    if table[name] == table["cryptosat"] and not getattr(solvers, "cms_present", False):
+        raise unavailable  # constructing it would fail an assert inside PySAT
+    try:
+        return solvers.Solver(name=table[name], bootstrap_with=bootstrap_with, **options)
+    except solvers.NoSuchSolverError:
+        raise unavailable from None
+
+
+def _ours(bootstrap_with: Any, **options: Any) -> Any:
+    from dpll import Solver  # imported here: crosscheck must load even while dpll changes
+
+    return Solver(bootstrap_with=bootstrap_with, **options)
