@@ -60,6 +60,26 @@ def solver_names() -> list[str]:
     return [*ours, *pysat_solver_names()]
 
 
+def canonical_name(name: str) -> str:
+    """The registry name for ``name`` (a PySAT alias maps to its solver); ValueError if unknown.
+
+    >>> canonical_name("m22"), canonical_name("dpll")
+    ('minisat22', 'dpll:cdcl')
+    """
+    if name in ("dpll", "dpll:cdcl"):
+        return "dpll:cdcl"
+    if name == "dpll:classic" or (
+        name.startswith("dpll:classic/") and name.split("/", 1)[1] in CLASSIC_HEURISTICS
+    ):
+        return name
+    from pysat.solvers import SolverNames
+
+    for canonical in pysat_solver_names():
+        if name == canonical or name in getattr(SolverNames, canonical):
+            return canonical
+    raise _unknown(name)
+
+
 def _unknown(name: str) -> ValueError:
     return ValueError(f"unknown solver {name!r}; valid names: {', '.join(solver_names())}")
 

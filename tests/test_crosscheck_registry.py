@@ -6,7 +6,13 @@ import importlib.util
 
 import pytest
 
-from crosscheck.registry import CLASSIC_HEURISTICS, make_solver, pysat_solver_names, solver_names
+from crosscheck.registry import (
+    CLASSIC_HEURISTICS,
+    canonical_name,
+    make_solver,
+    pysat_solver_names,
+    solver_names,
+)
 
 PHP_2_1 = [[1], [2], [-1, -2]]  # two pigeons, one hole: UNSAT
 SMALL_SAT = [[1, 2], [-1, 3], [-3, -2], [2, 3]]
@@ -88,3 +94,27 @@ def test_our_solvers(name):
         assert isinstance(solver.accum_stats(), dict)
     with make_solver(name, bootstrap_with=PHP_2_1) as solver:
         assert solver.solve() is False
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("dpll", "dpll:cdcl"),
+        ("dpll:cdcl", "dpll:cdcl"),
+        ("dpll:classic", "dpll:classic"),
+        ("dpll:classic/jw", "dpll:classic/jw"),
+        ("m22", "minisat22"),
+        ("minisat22", "minisat22"),
+        ("cd15", "cadical153"),
+        ("mgh", "minisatgh"),
+    ],
+)
+def test_canonical_names(name, canonical):
+    assert canonical_name(name) == canonical
+    assert canonical in solver_names()
+
+
+@pytest.mark.parametrize("name", ["nope", "dpll:classic/best", "Minisat22"])
+def test_canonical_name_of_unknown(name):
+    with pytest.raises(ValueError, match="valid names"):
+        canonical_name(name)
