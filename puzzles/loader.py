@@ -214,36 +214,39 @@ class _Builder:
             )
 
     def resolve(self, ref: Any, path: Sequence[Any]) -> Item:
-        """An item from ``"Value"`` or ``"Category:Value"``."""
+        """An item from ``"Value"`` or ``"Category:Value"`` (names may contain colons)."""
         if not isinstance(ref, str):
             raise self.error(path, f"expected a value name, got {ref!r}")
-        if ":" in ref:
-            category, _, value = ref.partition(":")
-            names = [name for name, _values in self.categories]
-            if category not in names and ref not in self._all_values():
-                raise self.error(
-                    path, f"unknown category {category!r} in {ref!r}{_suggest(category, names)}"
-                )
-            if category in names:
-                index = names.index(category)
-                values = self.categories[index][1]
-                if value in values:
-                    return Item(index, values.index(value))
-                if ref not in self._all_values():
-                    raise self.error(
-                        path, f"{category} has no value {value!r}{_suggest(value, values)}"
-                    )
-        matches = [
-            Item(c, values.index(ref))
-            for c, (_name, values) in enumerate(self.categories)
-            if ref in values
-        ]
-        if not matches:
-            raise self.error(path, f"unknown value {ref!r}{_suggest(ref, self._all_values())}")
-        if len(matches) > 1:
-            spelled = " or ".join(repr(f"{self.categories[m.category][0]}:{ref}") for m in matches)
+        found: list[Item] = []
+        for index, (category, values) in enumerate(self.categories):
+            if ref in values:
+                found.append(Item(index, values.index(ref)))
+            prefix = category + ":"
+            if ref.startswith(prefix) and ref[len(prefix) :] in values:
+                found.append(Item(index, values.index(ref[len(prefix) :])))
+        matches = list(dict.fromkeys(found))
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            spelled = " or ".join(repr(self.qualified(item)) for item in matches)
             raise self.error(path, f"{ref!r} names values of several categories; write {spelled}")
-        return matches[0]
+        raise self.error(path, self.unknown(ref))
+
+    def qualified(self, item: Item) -> str:
+        name, values = self.categories[item.category]
+        return f"{name}:{values[item.value]}"
+
+    def unknown(self, ref: str) -> str:
+        """Why ``ref`` names nothing, with a suggestion when one is close."""
+        names = [name for name, _values in self.categories]
+        if ":" in ref:
+            for name, values in self.categories:
+                if ref.startswith(name + ":"):
+                    rest = ref[len(name) + 1 :]
+                    return f"{name} has no value {rest!r}{_suggest(rest, values)}"
+            category = ref.partition(":")[0]
+            return f"unknown category {category!r} in {ref!r}{_suggest(category, names)}"
+        return f"unknown value {ref!r}{_suggest(ref, self._all_values())}"
 
     def _all_values(self) -> list[str]:
         return [value for _name, values in self.categories for value in values]

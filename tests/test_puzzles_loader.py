@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import puzzles.loader as loader
 from formats.errors import FormatError
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle, parse_puzzle
-from puzzles.zebra import Hint, Item, encode
+from puzzles.zebra import Hint, Item, Puzzle, Question, encode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 EINSTEIN_TOML = (DATA / "einstein.toml").read_text()
@@ -284,3 +286,103 @@ def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -
 def test_missing_file_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="no such file"):
         load_puzzle(tmp_path / "absent.toml")
+
+
+# --- properties: any puzzle survives a trip through either format, and typos are located ----
+
+NAME_CHARS = st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f")
+NAME = st.text(
+    alphabet=NAME_CHARS,
+    min_size=1,
+    max_size=8,
+).filter(lambda name: name.strip() != "")
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> Puzzle:
+    n = draw(st.integers(1, 4))
+    names = draw(st.lists(NAME, min_size=1, max_size=3, unique=True))
+    categories = [
+        (name, draw(st.lists(NAME, min_size=n, max_size=n, unique=True))) for name in names
+    ]
+    item = st.builds(Item, st.integers(0, len(names) - 1), st.integers(0, n - 1))
+    relation = st.tuples(st.sampled_from(["same_house", "next_to", "left_of"]), item, item, NAME)
+    relation = relation.filter(lambda t: t[1] != t[2]).map(
+        lambda t: Hint(t[0], t[1], t[2], text=t[3])
+    )
+    fact = st.builds(lambda a, h: Hint("fact", a, house=h), item, st.integers(1, n))
+    hints = draw(st.lists(st.one_of(relation, fact), max_size=5))
+    question = draw(st.none() | st.builds(Question, NAME, st.integers(0, len(names) - 1), item))
+    return Puzzle(draw(NAME), categories, hints, question, draw(st.text(NAME_CHARS, max_size=20)))
+
+
+def ref(puzzle: Puzzle, item: Item) -> str:
+    return puzzle.item_name(item)
+
+
+def to_document(puzzle: Puzzle) -> dict:
+    document: dict = {
+        "title": puzzle.title,
+        "description": puzzle.description,
+        "categories": dict(puzzle.categories),
+        "hints": [],
+    }
+    if puzzle.question is not None:
+        document["question"] = {
+            "text": puzzle.question.text,
+            "find": puzzle.categories[puzzle.question.find][0],
+            "where": ref(puzzle, puzzle.question.where),
+        }
+    for hint in puzzle.hints:
+        if hint.kind == "fact":
+            args = [hint.house, ref(puzzle, hint.a)]
+        else:
+            args = [ref(puzzle, hint.a), ref(puzzle, hint.b)]
+        document["hints"].append({"text": hint.text, hint.kind: args})
+    return document
+
+
+def to_toml(document: dict) -> str:
+    """A TOML writer for this schema (json.dumps strings are valid TOML basic strings)."""
+
+    def q(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = [f"title = {q(document['title'])}", f"description = {q(document['description'])}"]
+    lines.append("[categories]")
+    lines += [f"{q(name)} = {q(values)}" for name, values in document["categories"].items()]
+    if "question" in document:
+        lines.append("[question]")
+        lines += [f"{key} = {q(value)}" for key, value in document["question"].items()]
+    for hint in document["hints"]:
+        lines.append("[[hints]]")
+        lines += [f"{key} = {q(value)}" for key, value in hint.items()]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_round_trip_through_toml_and_json(puzzle: Puzzle) -> None:
+    document = to_document(puzzle)
+    assert parse_puzzle(json.dumps(document, indent=1), "p.json", kind="json") == puzzle
+    assert parse_puzzle(to_toml(document), "p.toml", kind="toml") == puzzle
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(), st.data())
+def test_an_unknown_name_in_any_hint_points_at_its_line(
+    puzzle: Puzzle, data: st.DataObject
+) -> None:
+    relations = [i for i, hint in enumerate(puzzle.hints) if hint.kind != "fact"]
+    if not relations:
+        return
+    index = data.draw(st.sampled_from(relations))
+    document = to_document(puzzle)
+    kind = puzzle.hints[index].kind
+    document["hints"][index][kind][1] = "no such value"
+    for text, fmt in ((json.dumps(document, indent=1), "json"), (to_toml(document), "toml")):
+        with pytest.raises(FormatError) as info:
+            parse_puzzle(text, "p", kind=fmt)
+        assert info.value.message.startswith("unknown value 'no such value'")
+        assert info.value.line is not None
+        assert '"no such value"' in text.split("\n")[info.value.line - 1], fmt
