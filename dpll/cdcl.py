@@ -1,0 +1,815 @@
+"""The CDCL search engine: MiniSat-style conflict-driven clause learning in pure Python.
+
+Features (each measured before it was kept; see bench/README.md):
+
+- literal codes ``2*v + sign`` (``~l`` is ``l ^ 1``, the variable is ``l >> 1``) and a
+  value list indexed by literal code (1 true, -1 false, 0 unassigned);
+- two watched literals with blockers, watch lists compacted in place, binary clauses in
+  separate implicit watch lists; ``trail``/``trail_lim``/``qhead``; no recursion anywhere;
+- 1UIP conflict analysis with recursive learned-clause minimisation (MiniSat's
+  ``litRedundant`` with abstract levels), non-chronological backjumping;
+- VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving;
+- Luby restarts (unit 100) or glucose-style restarts (EMA of learnt-clause LBD);
+- learned-clause deletion by LBD (glucose schedule; LBD <= 2 kept forever);
+- assumptions with a final-conflict core (MiniSat's ``analyzeFinal``);
+- budgets (conflicts, propagations, deadline) and an interrupt flag polled once per
+  conflict and every few thousand decisions, so a conflict-free run still stops;
+- DRUP proof logging of every learnt clause, every deletion and the final empty clause.
+
+References: N. Eén, N. Sörensson, "An Extensible SAT-solver" (SAT 2003) and MiniSat 2.2
+``core/Solver.cc``; G. Audemard, L. Simon, "Predicting Learnt Clauses Quality in Modern
+SAT Solvers" (IJCAI 2009, glucose); M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of
+Las Vegas algorithms" (1993).
+
+Reasons are stored per variable: ``None`` for decisions, assumptions and top-level facts,
+an ``int`` (the other, false literal) for an implication by a binary clause, or the clause
+list itself, whose position 0 holds the implied literal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from heapq import heapify, heappop, heappush
+
+from dpll.engine import Limits, ProofSink
+
+_RESCALE = 1e100
+_POLL_DECISIONS = 2047  # poll budgets/interrupt every 2048 decisions without a conflict
+
+
+def luby(y: float, x: int) -> float:
+    """The x-th term (from 0) of the Luby sequence scaled by powers of ``y``.
+
+    >>> [int(luby(2, i)) for i in range(10)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
+    size, seq = 1, 0
+    while size < x + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != x:
+        size = (size - 1) >> 1
+        seq -= 1
+        x = x % size
+    return y**seq
+
+
+def _to_dimacs(lits: list[int]) -> list[int]:
+    """Literal codes to DIMACS integers."""
+    return [-(l >> 1) if l & 1 else l >> 1 for l in lits]
+
+
+class CDCLEngine:
+    """A conflict-driven clause-learning engine implementing `dpll.engine.Engine`.
+
+    ``restarts`` is ``"luby"`` (default) or ``"glucose"``; ``seed`` (0 = none) perturbs
+    the initial variable order and phases; ``proof`` receives DRUP steps.
+    """
+
+    def __init__(
+        self,
+        nvars: int = 0,
+        clauses: list[list[int]] | None = None,
+        *,
+        seed: int = 0,
+        proof: ProofSink | None = None,
+        restarts: str = "luby",
+        luby_unit: int = 100,
+        var_decay: float = 0.95,
+        first_reduce: int = 2000,
+        reduce_inc: int = 300,
+    ) -> None:
+        if restarts not in ("luby", "glucose"):
+            raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
+        if not 0.0 < var_decay < 1.0:
+            raise ValueError("var_decay must be between 0 and 1")
+        self.proof = proof
+        self.restart_policy = restarts
+        self.luby_unit = luby_unit
+        self.var_inc = 1.0
+        self.var_decay_inv = 1.0 / var_decay
+        self.first_reduce = first_reduce
+        self.reduce_inc = reduce_inc
+        self.rng = random.Random(seed) if seed else None
+
+        self.nvars = 0
+        self.val: list[int] = [0, 0]  # by literal code
+        self.level: list[int] = [0]  # by variable
+        self.reason: list[object] = [None]
+        self.phase: list[int] = [1]  # 1 = negative first (MiniSat's default)
+        self.act: list[float] = [0.0]
+        self.inheap: list[bool] = [False]
+        self.seen: list[int] = [0]
+        self.watches: list[list | None] = [None, None]  # long clauses, by literal code
+        self.bins: list[list[int] | None] = [None, None]  # binary clauses, by literal code
+        self.heap: list[tuple[float, int]] = []
+        self.level_stamp: list[int] = [0]
+        self.stamp = 0
+
+        self.trail: list[int] = []
+        self.trail_lim: list[int] = []
+        self.qhead = 0
+        self.clauses: list[list[int]] = []  # original long clauses
+        self.learnts: list[list[int]] = []  # learnt long clauses
+        self.lbds: list[int] = []  # LBD of each learnt clause, same order
+        self.ok = True  # False once the formula is UNSAT at level 0
+        self.simp_assigns = -1  # trail size at the last top-level simplification
+        self.proof_units = 0  # top-level literals already logged as unit lemmas
+
+        self.n_decisions = 0
+        self.n_propagations = 0
+        self.n_conflicts = 0
+        self.n_restarts = 0
+        self.n_learned = 0
+        self.next_reduce = first_reduce
+        self.reduce_count = 0
+        self.lbd_fast = 0.0
+        self.lbd_slow = 0.0
+
+        self._model: list[int] = []
+        self._core: list[int] = []
+
+        self.ensure_vars(nvars)
+        for clause in clauses or ():
+            self.add_clause(clause)
+
+    # ------------------------------------------------------------------ set-up
+
+    def ensure_vars(self, nvars: int) -> None:
+        """Make variables 1..nvars known (new ones unassigned, lowest activity)."""
+        old = self.nvars
+        if nvars <= old:
+            return
+        grow = nvars - old
+        self.nvars = nvars
+        self.val.extend([0] * (2 * grow))
+        self.level.extend([0] * grow)
+        self.reason.extend([None] * grow)
+        self.seen.extend([0] * grow)
+        self.watches.extend([None] * (2 * grow))
+        self.bins.extend([None] * (2 * grow))
+        self.level_stamp.extend([0] * grow)
+        self.inheap.extend([True] * grow)
+        rng = self.rng
+        if rng is None:
+            self.phase.extend([1] * grow)
+            self.act.extend([0.0] * grow)
+            entries = [(-0.0, v) for v in range(old + 1, nvars + 1)]
+        else:
+            self.phase.extend([rng.getrandbits(1) for _ in range(grow)])
+            fresh = [rng.random() * 1e-5 for _ in range(grow)]
+            self.act.extend(fresh)
+            entries = [(-a, v) for v, a in zip(range(old + 1, nvars + 1), fresh, strict=True)]
+        if old == 0 or not self.heap:
+            self.heap.extend(entries)
+            heapify(self.heap)
+        else:
+            for entry in entries:
+                heappush(self.heap, entry)
+
+    def add_clause(self, lits: list[int]) -> None:
+        """Add a clause (DIMACS literals) at the top level; may make the formula UNSAT.
+
+        Duplicate literals are merged, tautologies dropped, literals false at the top
+        level removed (the shortened clause is logged as a lemma), satisfied clauses
+        skipped. A unit is assigned and propagated at once.
+        """
+        if not self.ok:
+            return
+        if self.trail_lim:
+            self.cancel_until(0)
+        top = max((abs(l) for l in lits), default=0)
+        if top > self.nvars:
+            self.ensure_vars(top)
+        val = self.val
+        codes = sorted({2 * l if l > 0 else -2 * l + 1 for l in lits})
+        kept = []
+        prev = -1
+        for c in codes:
+            if c ^ 1 == prev or val[c] == 1:
+                return  # tautology or satisfied at the top level
+            if val[c] == 0:
+                kept.append(c)
+            prev = c
+        if self.proof is not None and len(kept) < len(codes):
+            self.proof.add(_to_dimacs(kept))
+        if not kept:
+            self._set_unsat()
+        elif len(kept) == 1:
+            self._enqueue(kept[0], None)
+            if self.propagate() is not None:
+                self._set_unsat()
+        elif len(kept) == 2:
+            self._attach_binary(kept[0], kept[1])
+        else:
+            self.clauses.append(kept)
+            self._attach(kept)
+
+    def _set_unsat(self) -> None:
+        """Record that the formula is UNSAT and log the empty clause."""
+        if self.ok and self.proof is not None:
+            self.proof.add([])
+        self.ok = False
+
+    def _attach(self, c: list[int]) -> None:
+        watches = self.watches
+        for lit in c:  # every literal of a long clause may become a watch later
+            if watches[lit] is None:
+                watches[lit] = []
+        watches[c[0]].append((c[1], c))
+        watches[c[1]].append((c[0], c))
+
+    def _attach_binary(self, a: int, b: int) -> None:
+        bins = self.bins
+        if bins[a] is None:
+            bins[a] = [b]
+        else:
+            bins[a].append(b)
+        if bins[b] is None:
+            bins[b] = [a]
+        else:
+            bins[b].append(a)
+
+    def _enqueue(self, lit: int, why: object) -> None:
+        v = lit >> 1
+        self.val[lit] = 1
+        self.val[lit ^ 1] = -1
+        self.level[v] = len(self.trail_lim)
+        self.reason[v] = why
+        self.trail.append(lit)
+
+    # ------------------------------------------------------------- propagation
+
+    def propagate(self) -> list[int] | None:
+        """Unit-propagate every literal on the trail from ``qhead``.
+
+        Pre: the watch invariant holds for every clause (its two watches, ``c[0]`` and
+        ``c[1]``, are not false unless the clause is satisfied or was unit when its last
+        watch was assigned). Post: either ``qhead == len(trail)`` and no clause is
+        conflicting or unit, and None is returned; or a conflicting clause (all literals
+        false, as a list of codes) is returned. Implied literals get the clause as reason
+        (implied literal moved to ``c[0]``) or, for binary clauses, the other literal.
+        """
+        trail = self.trail
+        val = self.val
+        level = self.level
+        reason = self.reason
+        watches = self.watches
+        bins = self.bins
+        dl = len(self.trail_lim)
+        qhead = start = self.qhead
+        confl = None
+        while qhead < len(trail):
+            fl = trail[qhead] ^ 1  # the literal that just became false
+            qhead += 1
+            bl = bins[fl]
+            if bl:
+                for o in bl:
+                    vo = val[o]
+                    if vo == 0:
+                        val[o] = 1
+                        val[o ^ 1] = -1
+                        level[o >> 1] = dl
+                        reason[o >> 1] = fl
+                        trail.append(o)
+                    elif vo < 0:
+                        confl = [o, fl]
+                        break
+                if confl is not None:
+                    break
+            ws = watches[fl]
+            if not ws:
+                continue
+            j = 0
+            it = iter(ws)
+            for w in it:
+                b, c = w
+                if val[b] == 1:
+                    ws[j] = w
+                    j += 1
+                    continue
+                first = c[0]
+                if first == fl:
+                    first = c[1]
+                    c[0] = first
+                    c[1] = fl
+                if val[first] == 1:
+                    ws[j] = (first, c)
+                    j += 1
+                    continue
+                k = 2
+                n = len(c)
+                while k < n:
+                    lk = c[k]
+                    if val[lk] != -1:
+                        c[1] = lk
+                        c[k] = fl
+                        watches[lk].append((first, c))
+                        break
+                    k += 1
+                else:
+                    ws[j] = w
+                    j += 1
+                    if val[first] == 0:
+                        val[first] = 1
+                        val[first ^ 1] = -1
+                        level[first >> 1] = dl
+                        reason[first >> 1] = c
+                        trail.append(first)
+                    else:
+                        confl = c
+                        break
+            if confl is not None:
+                # keep the watchers not yet visited
+                ws[j:] = list(it)
+                break
+            del ws[j:]
+        self.n_propagations += qhead - start
+        self.qhead = qhead
+        return confl
+
+    # ---------------------------------------------------------------- analysis
+
+    def analyze(self, confl: list[int]) -> tuple[list[int], int]:
+        """Derive the 1UIP clause from a conflicting clause.
+
+        Pre: ``confl`` is false and has a literal at the current level > 0. Post: returns
+        ``(learnt, backjump_level)`` where ``learnt[0]`` is the asserting literal (the
+        negated UIP) and, if the clause has more literals, ``learnt[1]`` is one at
+        ``backjump_level``, the highest level among ``learnt[1:]``. Involved variables are
+        bumped; the clause is minimised (MiniSat's recursive minimisation).
+        """
+        seen = self.seen
+        level = self.level
+        reason = self.reason
+        trail = self.trail
+        act = self.act
+        inheap = self.inheap
+        heap = self.heap
+        inc = self.var_inc
+        dl = len(self.trail_lim)
+        learnt = [0]
+        path = 0
+        index = len(trail) - 1
+        v = 0  # variable 0 is unused, so seen[0] stays 0
+        lits = confl
+        while True:
+            # v (whose reason is lits) stays marked so that its own literal lits[0] is skipped
+            for q in lits:
+                w = q >> 1
+                if not seen[w] and level[w] > 0:
+                    seen[w] = 1
+                    a = act[w] + inc
+                    act[w] = a
+                    if a > _RESCALE:
+                        self._rescale()
+                        inc = self.var_inc
+                        heap = self.heap
+                    elif inheap[w]:
+                        heappush(heap, (-a, w))
+                    if level[w] >= dl:
+                        path += 1
+                    else:
+                        learnt.append(q)
+            seen[v] = 0
+            # the next marked literal on the trail, walking back
+            while not seen[trail[index] >> 1]:
+                index -= 1
+            p = trail[index]
+            index -= 1
+            v = p >> 1
+            path -= 1
+            if path == 0:
+                break
+            r = reason[v]
+            lits = (r,) if r.__class__ is int else r
+        seen[v] = 0
+        learnt[0] = p ^ 1
+
+        # minimisation: drop literals implied by the others (recursively)
+        n = len(learnt)
+        if n > 1:
+            abstract = 0
+            for i in range(1, n):
+                abstract |= 1 << (level[learnt[i] >> 1] & 31)
+            toclear = learnt[1:]
+            j = 1
+            for i in range(1, n):
+                q = learnt[i]
+                if reason[q >> 1] is None or not self._lit_redundant(q, abstract, toclear):
+                    learnt[j] = q
+                    j += 1
+            del learnt[j:]
+            for q in toclear:
+                seen[q >> 1] = 0
+
+        # backjump level: the highest level among learnt[1:], moved to position 1
+        if len(learnt) == 1:
+            return learnt, 0
+        best = 1
+        bt = level[learnt[1] >> 1]
+        for i in range(2, len(learnt)):
+            lv = level[learnt[i] >> 1]
+            if lv > bt:
+                bt = lv
+                best = i
+        learnt[1], learnt[best] = learnt[best], learnt[1]
+        return learnt, bt
+
+    def _lit_redundant(self, p: int, abstract: int, toclear: list[int]) -> bool:
+        """True if false literal ``p`` is implied by literals already marked ``seen``.
+
+        Iterative depth-first walk over reasons; newly proven literals stay marked (and
+        are added to ``toclear``); on failure the marks made by this call are undone.
+        """
+        seen = self.seen
+        level = self.level
+        reason = self.reason
+        stack = [p]
+        top = len(toclear)
+        while stack:
+            r = reason[stack.pop() >> 1]
+            lits = (r,) if r.__class__ is int else r
+            for q in lits:
+                v = q >> 1
+                if not seen[v] and level[v] > 0:
+                    rq = reason[v]
+                    if rq is not None and (1 << (level[v] & 31)) & abstract:
+                        seen[v] = 1
+                        stack.append(q)
+                        toclear.append(q)
+                    else:
+                        for t in toclear[top:]:
+                            seen[t >> 1] = 0
+                        del toclear[top:]
+                        return False
+        return True
+
+    def _rescale(self) -> None:
+        """Scale all activities down (they grow geometrically) and rebuild the heap."""
+        act = self.act
+        for v in range(1, self.nvars + 1):
+            act[v] *= 1e-100
+        self.var_inc *= 1e-100
+        self._rebuild_heap()
+
+    def _rebuild_heap(self) -> None:
+        """A fresh heap holding exactly the unassigned variables."""
+        val = self.val
+        act = self.act
+        inheap = self.inheap
+        heap = []
+        for v in range(1, self.nvars + 1):
+            free = val[2 * v] == 0
+            inheap[v] = free
+            if free:
+                heap.append((-act[v], v))
+        heapify(heap)
+        self.heap = heap
+
+    def analyze_final(self, p: int) -> list[int]:
+        """The assumptions responsible for assumption ``p`` being false (MiniSat's
+        ``analyzeFinal``), as literal codes, ``p`` included."""
+        core = [p]
+        if not self.trail_lim:
+            return core
+        seen = self.seen
+        level = self.level
+        reason = self.reason
+        trail = self.trail
+        seen[p >> 1] = 1
+        for k in range(len(trail) - 1, self.trail_lim[0] - 1, -1):
+            x = trail[k]
+            v = x >> 1
+            if seen[v]:
+                r = reason[v]
+                if r is None:
+                    core.append(x)
+                elif r.__class__ is int:
+                    if level[r >> 1] > 0:
+                        seen[r >> 1] = 1
+                else:
+                    for q in r:
+                        if level[q >> 1] > 0:
+                            seen[q >> 1] = 1
+                seen[v] = 0
+        seen[p >> 1] = 0
+        return core
+
+    # ------------------------------------------------------------ backtracking
+
+    def cancel_until(self, lvl: int) -> None:
+        """Undo every assignment above decision level ``lvl`` (saving phases).
+
+        Post: ``len(trail_lim) == lvl`` and ``qhead == len(trail)``; unassigned variables
+        are back in the decision heap.
+        """
+        trail_lim = self.trail_lim
+        if len(trail_lim) <= lvl:
+            return
+        trail = self.trail
+        lim = trail_lim[lvl]
+        val = self.val
+        phase = self.phase
+        inheap = self.inheap
+        act = self.act
+        heap = self.heap
+        for lit in trail[lim:]:
+            val[lit] = 0
+            val[lit ^ 1] = 0
+            v = lit >> 1
+            phase[v] = lit & 1
+            if not inheap[v]:
+                inheap[v] = True
+                heappush(heap, (-act[v], v))
+        del trail[lim:]
+        del trail_lim[lvl:]
+        self.qhead = lim
+
+    def pick_branch_lit(self) -> int:
+        """The unassigned variable of highest activity with its saved phase, or -1."""
+        heap = self.heap
+        if len(heap) > 4 * self.nvars + 1000:
+            self._rebuild_heap()
+            heap = self.heap
+        act = self.act
+        val = self.val
+        inheap = self.inheap
+        while heap:
+            a, v = heappop(heap)
+            if -a != act[v]:
+                continue  # stale entry: a fresher one exists or the variable is assigned
+            inheap[v] = False
+            if val[2 * v] == 0:
+                return 2 * v | self.phase[v]
+        return -1
+
+    # --------------------------------------------------------------- learning
+
+    def _learn(self, learnt: list[int]) -> None:
+        """Record a learnt clause (after backjumping) and assign its asserting literal."""
+        self.n_learned += 1
+        if self.proof is not None:
+            self.proof.add(_to_dimacs(learnt))
+        n = len(learnt)
+        if n == 1:
+            self._enqueue(learnt[0], None)
+            return
+        # LBD: number of distinct decision levels, with a stamp per level
+        self.stamp += 1
+        stamp = self.stamp
+        level = self.level
+        level_stamp = self.level_stamp
+        lbd = 0
+        for q in learnt:
+            lv = level[q >> 1]
+            if level_stamp[lv] != stamp:
+                level_stamp[lv] = stamp
+                lbd += 1
+        if self.restart_policy == "glucose":
+            if self.lbd_slow == 0.0:
+                self.lbd_fast = self.lbd_slow = float(lbd)
+            self.lbd_fast += (lbd - self.lbd_fast) * (1 / 32)
+            self.lbd_slow += (lbd - self.lbd_slow) * (1 / 8192)
+        if n == 2:
+            self._attach_binary(learnt[0], learnt[1])
+            self._enqueue(learnt[0], learnt[1])
+        else:
+            self.learnts.append(learnt)
+            self.lbds.append(lbd)
+            self._attach(learnt)
+            self._enqueue(learnt[0], learnt)
+
+    def reduce_db(self) -> None:
+        """Delete about half of the learnt long clauses, worst LBD first.
+
+        Clauses with LBD <= 2 and clauses that are the reason of a current assignment
+        are kept. Among equal LBDs the older clause goes first.
+        """
+        learnts = self.learnts
+        lbds = self.lbds
+        reason = self.reason
+        val = self.val
+        order = sorted(range(len(learnts)), key=lambda i: (-lbds[i], i))
+        limit = len(learnts) // 2
+        dead = set()
+        removed = 0
+        for i in order:
+            if removed >= limit:
+                break
+            c = learnts[i]
+            if lbds[i] <= 2:
+                break
+            first = c[0]
+            if val[first] == 1 and reason[first >> 1] is c:
+                continue
+            dead.add(i)
+            removed += 1
+        if not dead:
+            return
+        proof = self.proof
+        keep_c = []
+        keep_l = []
+        for i, c in enumerate(learnts):
+            if i in dead:
+                if proof is not None:
+                    proof.delete(_to_dimacs(c))
+            else:
+                keep_c.append(c)
+                keep_l.append(lbds[i])
+        self.learnts = keep_c
+        self.lbds = keep_l
+        self._rebuild_watches()
+
+    def _rebuild_watches(self) -> None:
+        """Watch lists rebuilt from the live long clauses (after deletions)."""
+        for ws in self.watches:
+            if ws:
+                ws.clear()
+        watches = self.watches
+        for group in (self.clauses, self.learnts):
+            for c in group:
+                watches[c[0]].append((c[1], c))
+                watches[c[1]].append((c[0], c))
+
+    def simplify(self) -> None:
+        """At level 0: delete clauses satisfied by top-level facts (MiniSat's simplify)."""
+        if len(self.trail) == self.simp_assigns:
+            return
+        self.simp_assigns = len(self.trail)
+        val = self.val
+        reason = self.reason
+        proof = self.proof
+        if proof is not None:
+            # top-level facts as unit lemmas, so that deleting their reasons is safe
+            for lit in self.trail[self.proof_units :]:
+                proof.add(_to_dimacs([lit]))
+            self.proof_units = len(self.trail)
+
+        def live(c: list[int]) -> bool:
+            for q in c:
+                if val[q] == 1:
+                    if reason[c[0] >> 1] is c and val[c[0]] == 1:
+                        return True  # a reason: keep
+                    if proof is not None:
+                        proof.delete(_to_dimacs(c))
+                    return False
+            return True
+
+        self.clauses = [c for c in self.clauses if live(c)]
+        kept = [(c, lbd) for c, lbd in zip(self.learnts, self.lbds, strict=True) if live(c)]
+        self.learnts = [c for c, _ in kept]
+        self.lbds = [lbd for _, lbd in kept]
+        self._rebuild_watches()
+
+    # ------------------------------------------------------------------ search
+
+    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
+        """Search under ``assumptions`` (DIMACS literals) until SAT, UNSAT or a limit.
+
+        Returns True (the model is in `model`), False (UNSAT under the assumptions; the
+        responsible assumptions are in `core`) or None (a limit or interrupt stopped it).
+        The engine is back at level 0 afterwards and can be used again.
+        """
+        self._model = []
+        self._core = []
+        if not self.ok:
+            return False
+        top = max((abs(l) for l in assumptions), default=0)
+        if top > self.nvars:
+            self.ensure_vars(top)
+        assume = [2 * l if l > 0 else -2 * l + 1 for l in assumptions]
+        max_conflicts = None if limits.conflicts is None else self.n_conflicts + limits.conflicts
+        max_props = (
+            None if limits.propagations is None else self.n_propagations + limits.propagations
+        )
+        status = None
+        curr_restarts = 0
+        while status is None:
+            if self.restart_policy == "luby":
+                budget = int(luby(2, curr_restarts) * self.luby_unit)
+            else:
+                budget = -1
+            status = self._search(budget, assume, max_conflicts, max_props, limits)
+            if status is None:
+                if self._out_of_budget(max_conflicts, max_props, limits):
+                    break
+                curr_restarts += 1
+                self.n_restarts += 1
+        if status is True:
+            val = self.val
+            self._model = [v if val[2 * v] == 1 else -v for v in range(1, self.nvars + 1)]
+        elif status is False and self._core:
+            order = {lit: i for i, lit in reversed(list(enumerate(assumptions)))}
+            self._core = sorted(set(self._core), key=order.__getitem__)
+        self.cancel_until(0)
+        return status
+
+    def _out_of_budget(
+        self, max_conflicts: int | None, max_props: int | None, limits: Limits
+    ) -> bool:
+        if limits.interrupt is not None and limits.interrupt[0]:
+            return True
+        if max_conflicts is not None and self.n_conflicts >= max_conflicts:
+            return True
+        if max_props is not None and self.n_propagations >= max_props:
+            return True
+        return limits.deadline is not None and time.monotonic() >= limits.deadline
+
+    def _search(
+        self,
+        budget: int,
+        assume: list[int],
+        max_conflicts: int | None,
+        max_props: int | None,
+        limits: Limits,
+    ) -> bool | None:
+        """Search until a model, UNSAT, a restart (None) or a limit (None).
+
+        ``budget`` is the number of conflicts before a restart (-1: glucose rule).
+        """
+        trail_lim = self.trail_lim
+        val = self.val
+        propagate = self.propagate
+        analyze = self.analyze
+        out_of_budget = self._out_of_budget
+        glucose = budget < 0
+        conflicts_here = 0
+        quiet_decisions = 0
+        while True:
+            confl = propagate()
+            if confl is not None:
+                self.n_conflicts += 1
+                conflicts_here += 1
+                if not trail_lim:
+                    self._set_unsat()
+                    return False
+                learnt, bt = analyze(confl)
+                self.cancel_until(bt)
+                self._learn(learnt)
+                self.var_inc *= self.var_decay_inv
+                if out_of_budget(max_conflicts, max_props, limits):
+                    return None
+                continue
+
+            if glucose:
+                if conflicts_here >= 50 and self.lbd_fast * 0.8 > self.lbd_slow:
+                    self.cancel_until(0)
+                    return None
+            elif conflicts_here >= budget:
+                self.cancel_until(0)
+                return None
+            quiet_decisions += 1
+            if quiet_decisions > _POLL_DECISIONS:
+                quiet_decisions = 0
+                if out_of_budget(max_conflicts, max_props, limits):
+                    return None
+            if not trail_lim:
+                self.simplify()
+            if self.n_conflicts >= self.next_reduce:
+                self.reduce_count += 1
+                self.next_reduce = (
+                    self.n_conflicts + self.first_reduce + self.reduce_inc * self.reduce_count
+                )
+                self.reduce_db()
+
+            nxt = -1
+            while len(trail_lim) < len(assume):
+                p = assume[len(trail_lim)]
+                vp = val[p]
+                if vp == 1:
+                    trail_lim.append(len(self.trail))  # already true: an empty level
+                elif vp == -1:
+                    self._core = _to_dimacs(self.analyze_final(p))
+                    return False
+                else:
+                    nxt = p
+                    break
+            if nxt < 0:
+                nxt = self.pick_branch_lit()
+                if nxt < 0:
+                    return True
+                self.n_decisions += 1
+            trail_lim.append(len(self.trail))
+            self._enqueue(nxt, None)
+
+    # ----------------------------------------------------------------- results
+
+    def model(self) -> list[int]:
+        """After a True answer: every variable 1..nvars as a signed literal, in order."""
+        return list(self._model)
+
+    def core(self) -> list[int]:
+        """After a False answer: the responsible assumptions (DIMACS), in assumption order."""
+        return list(self._core)
+
+    def stats(self) -> dict[str, int]:
+        """Cumulative counters: decisions, propagations, conflicts, restarts, learned."""
+        return {
+            "decisions": self.n_decisions,
+            "propagations": self.n_propagations,
+            "conflicts": self.n_conflicts,
+            "restarts": self.n_restarts,
+            "learned": self.n_learned,
+        }

@@ -1,0 +1,370 @@
+"""`dpll.Solver`: the PySAT-shaped front of the dpll engines (``cdcl`` and ``classic``).
+
+Code written for ``pysat.solvers.Solver`` runs unchanged against it::
+
+    >>> from dpll import Solver
+    >>> with Solver(bootstrap_with=[[-1, 2], [-2, 3]]) as s:
+    ...     s.solve(assumptions=[1, -3])
+    ...     s.get_core()
+    ...     s.solve()
+    ...     s.get_model()
+    False
+    [1, -3]
+    True
+    [1, 2, 3]
+
+Conventions (the same as PySAT's MiniSat unless said otherwise):
+
+- The empty formula is satisfiable (model ``[]``); a formula holding the empty clause
+  is unsatisfiable under every assumption (core ``[]``).
+- Clauses may be added between solves and may use new variables (incremental use).
+- ``solve`` is complete; ``solve_limited`` honours the conflict, propagation and time
+  budgets and `interrupt`, and returns None when one of them stops it.
+- ``enum_models`` leaves the formula unchanged (PySAT's adds blocking clauses).
+- Same input, options and seed give the same answers, models and statistics.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from dpll.cdcl import CDCLEngine
+from dpll.engine import STAT_KEYS, Engine, Limits
+from dpll.proof import ProofLog
+
+MODES = ("cdcl", "classic")
+CDCL_HEURISTICS = ("vsids",)
+CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
+
+
+def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
+    """The clauses of a list of clauses, a ``formats.Formula`` or a ``pysat.formula.CNF``."""
+    clauses = getattr(formula, "clauses", None)
+    return formula if clauses is None else clauses
+
+
+def _declared_vars(formula: Any) -> int:
+    """The variable count a formula object declares (``nvars`` or PySAT's ``nv``), or 0."""
+    for attr in ("nvars", "nv"):
+        value = getattr(formula, attr, None)
+        if isinstance(value, int):
+            return value
+    return 0
+
+
+class Solver:
+    """A pure-Python SAT solver with the interface of ``pysat.solvers.Solver``.
+
+    :param name: PySAT's solver-name slot; here an alias of ``mode`` (``"cdcl"`` or
+        ``"classic"``), None for the default.
+    :param bootstrap_with: initial clauses: a list of clauses, a ``formats.Formula`` or a
+        ``pysat.formula.CNF``.
+    :param mode: ``"cdcl"`` (default: clause learning, the fast one) or ``"classic"``
+        (textbook DPLL with chronological backtracking).
+    :param heuristic: branching heuristic; ``cdcl``: ``"vsids"`` (default);
+        ``classic``: ``"course"`` (default), ``"random"``, ``"two-clause"``, ``"jw"``,
+        ``"dlis"``.
+    :param seed: random seed (0 = the deterministic default order for ``cdcl``).
+    :param with_proof: log a DRUP proof (see `get_proof`, `get_proof_binary`).
+    :param use_timer: measure solving time (see `time`, `time_accum`).
+    :param engine_options: passed to the engine, e.g. ``restarts="glucose"`` for ``cdcl``.
+
+    >>> s = Solver(bootstrap_with=[[1, 2], [-1, 2], [-2]])
+    >>> s.solve(), s.get_model(), s.get_core()
+    (False, None, [])
+    >>> s.delete()
+    """
+
+    def __init__(
+        self,
+        name: str | None = None,
+        bootstrap_with: Any = None,
+        *,
+        mode: str = "cdcl",
+        heuristic: str | None = None,
+        seed: int = 0,
+        with_proof: bool = False,
+        use_timer: bool = False,
+        **engine_options: Any,
+    ) -> None:
+        if name is not None:
+            if name not in MODES:
+                raise ValueError(f"unknown solver name {name!r}; choose one of {', '.join(MODES)}")
+            mode = name
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        self.mode = mode
+        self.heuristic = heuristic
+        self.seed = seed
+        self._engine_options = engine_options
+        self._proof = ProofLog() if with_proof else None
+        self._use_timer = use_timer
+        self._clauses: list[list[int]] = []
+        self._nvars = 0
+        self._interrupt = [False]
+        self._conf_budget: int | None = None
+        self._prop_budget: int | None = None
+        self._time_budget: float | None = None
+        self._status: bool | None = None
+        self._model: list[int] | None = None
+        self._core: list[int] | None = None
+        self._time = 0.0
+        self._time_accum = 0.0
+        self._enum_stats = dict.fromkeys(STAT_KEYS, 0)
+        self._engine: Engine | None = self._new_engine(0, [], self._proof)
+        if bootstrap_with is not None:
+            self.append_formula(bootstrap_with)
+
+    def _new_engine(self, nvars: int, clauses: list[list[int]], proof: ProofLog | None) -> Engine:
+        """An engine of the chosen mode holding ``clauses``."""
+        if self.mode == "cdcl":
+            if self.heuristic not in (None, *CDCL_HEURISTICS):
+                raise ValueError(
+                    f"unknown heuristic {self.heuristic!r} for mode 'cdcl'; "
+                    f"choose one of {', '.join(CDCL_HEURISTICS)}"
+                )
+            return CDCLEngine(nvars, clauses, seed=self.seed, proof=proof, **self._engine_options)
+        if self.heuristic not in (None, *CLASSIC_HEURISTICS):
+            raise ValueError(
+                f"unknown heuristic {self.heuristic!r} for mode 'classic'; "
+                f"choose one of {', '.join(CLASSIC_HEURISTICS)}"
+            )
+        from dpll.classic import ClassicEngine  # imported lazily: optional at build time
+
+        return ClassicEngine(
+            nvars,
+            clauses,
+            heuristic=self.heuristic or "course",
+            seed=self.seed,
+            proof=proof,
+            **self._engine_options,
+        )
+
+    # ------------------------------------------------------------ life cycle
+
+    def __enter__(self) -> Solver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.delete()
+
+    def delete(self) -> None:
+        """Free the engine. The last status, model, core and statistics stay readable;
+        adding clauses or solving afterwards raises RuntimeError."""
+        if self._engine is not None:
+            self._final_stats = self.accum_stats()
+            self._engine = None
+
+    def _live(self) -> Engine:
+        if self._engine is None:
+            raise RuntimeError("this solver has been deleted")
+        return self._engine
+
+    # ----------------------------------------------------------------- input
+
+    def add_clause(self, clause: Iterable[int], no_return: bool = True) -> bool | None:
+        """Add one clause (an iterable of non-zero ints).
+
+        :param no_return: when False, return False if the formula is now known to be
+            unsatisfiable at the top level (True otherwise), as PySAT does.
+        :raises ValueError: for a literal 0; TypeError for a non-integer literal.
+
+        >>> s = Solver(bootstrap_with=[[-1, 2], [-1, -2]])
+        >>> s.add_clause([1], no_return=False)
+        False
+        """
+        engine = self._live()
+        lits = list(clause)
+        top = 0
+        for lit in lits:
+            if not isinstance(lit, int) or isinstance(lit, bool):
+                raise TypeError(f"a literal must be a non-zero int, not {lit!r}")
+            if lit == 0:
+                raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
+            if lit > top or -lit > top:
+                top = abs(lit)
+        self._grow(top)
+        self._clauses.append(lits)
+        engine.add_clause(lits)
+        if not no_return:
+            return self._top_level_ok()
+        return None
+
+    def append_formula(self, formula: Any, no_return: bool = True) -> bool | None:
+        """Add many clauses: a list of clauses, a ``formats.Formula`` or a PySAT ``CNF``.
+
+        A declared variable count (``Formula.nvars``, ``CNF.nv``) larger than the largest
+        variable used makes the extra variables known too (they appear in models).
+        """
+        self._live()
+        self._grow(_declared_vars(formula))
+        for clause in _clauses_of(formula):
+            self.add_clause(clause)
+        if not no_return:
+            return self._top_level_ok()
+        return None
+
+    def _grow(self, nvars: int) -> None:
+        """Make variables 1..nvars known to the solver and its engine."""
+        if nvars > self._nvars:
+            self._nvars = nvars
+            self._live().ensure_vars(nvars)
+
+    def _top_level_ok(self) -> bool:
+        return bool(getattr(self._live(), "ok", True))
+
+    # ----------------------------------------------------------------- solve
+
+    def solve(self, assumptions: Iterable[int] = ()) -> bool:
+        """Decide satisfiability under the assumption literals (complete: ignores budgets).
+
+        >>> Solver(bootstrap_with=[[-1, 2], [-2, 3]]).solve(assumptions=[1, -3])
+        False
+        """
+        result = self._run(assumptions, Limits())
+        assert result is not None  # no limits were given
+        return result
+
+    def solve_limited(
+        self, assumptions: Iterable[int] = (), expect_interrupt: bool = False
+    ) -> bool | None:
+        """Like `solve`, but None when a budget (`conf_budget`, `prop_budget`,
+        `time_budget`) runs out or `interrupt` is called (from any thread).
+
+        ``expect_interrupt`` is accepted for PySAT compatibility; interrupts always work.
+        The solver stays usable after an unknown answer.
+        """
+        deadline = None
+        if self._time_budget is not None:
+            deadline = time.monotonic() + self._time_budget
+        limits = Limits(
+            conflicts=self._conf_budget,
+            propagations=self._prop_budget,
+            deadline=deadline,
+            interrupt=self._interrupt,
+        )
+        return self._run(assumptions, limits)
+
+    def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
+        engine = self._live()
+        assume = list(assumptions)
+        for lit in assume:
+            if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0:
+                raise ValueError(f"an assumption must be a non-zero int, not {lit!r}")
+            self._grow(abs(lit))
+        start = time.perf_counter()
+        result = engine.solve(assume, limits)
+        self._time = time.perf_counter() - start
+        self._time_accum += self._time
+        self._status = result
+        self._model = engine.model() if result is True else None
+        self._core = engine.core() if result is False else None
+        return result
+
+    def conf_budget(self, budget: int = -1) -> None:
+        """Limit each following `solve_limited` call to ``budget`` conflicts
+        (0 or negative: no limit)."""
+        self._conf_budget = budget if budget > 0 else None
+
+    def prop_budget(self, budget: int = -1) -> None:
+        """Limit each following `solve_limited` call to ``budget`` propagations
+        (0 or negative: no limit)."""
+        self._prop_budget = budget if budget > 0 else None
+
+    def time_budget(self, seconds: float | None = None) -> None:
+        """Limit each following `solve_limited` call to ``seconds`` of wall-clock time,
+        counted from the start of the call (None, 0 or negative: no limit)."""
+        self._time_budget = seconds if seconds is not None and seconds > 0 else None
+
+    def interrupt(self) -> None:
+        """Stop the running (or next) `solve_limited` call; it returns None.
+
+        Safe to call from another thread or a signal handler. The flag stays set until
+        `clear_interrupt`.
+        """
+        self._interrupt[0] = True
+
+    def clear_interrupt(self) -> None:
+        """Clear a previous `interrupt` so that solving can go on."""
+        self._interrupt[0] = False
+
+    # --------------------------------------------------------------- results
+
+    def get_status(self) -> bool | None:
+        """The result of the last solve call (None: unknown or never solved)."""
+        return self._status
+
+    def get_model(self) -> list[int] | None:
+        """After SAT: every variable 1..`nof_vars` as a signed literal, sorted; else None."""
+        return None if self._model is None else list(self._model)
+
+    def get_core(self) -> list[int] | None:
+        """After UNSAT: a subset of the assumptions that is unsatisfiable with the
+        formula (``[]`` when the formula alone is); else None."""
+        return None if self._core is None else list(self._core)
+
+    def get_proof(self) -> list[str] | None:
+        """The DRUP proof so far as text lines (``"1 -2 0"``, ``"d 1 -2 0"``), or None
+        without ``with_proof=True``. After UNSAT without assumptions it ends with ``"0"``."""
+        return None if self._proof is None else self._proof.lines()
+
+    def get_proof_binary(self) -> bytes | None:
+        """The same proof in binary DRAT, or None without ``with_proof=True``."""
+        return None if self._proof is None else self._proof.to_binary()
+
+    def accum_stats(self) -> dict[str, int]:
+        """Counters over every solve call: decisions, propagations, conflicts, restarts,
+        learned (and splits for ``classic``)."""
+        if self._engine is None:
+            return dict(getattr(self, "_final_stats", self._enum_stats))
+        stats = dict(self._engine.stats())
+        for key, value in self._enum_stats.items():
+            stats[key] = stats.get(key, 0) + value
+        return stats
+
+    def time(self) -> float:
+        """Seconds spent in the last solve call (0.0 unless ``use_timer=True``)."""
+        return self._time if self._use_timer else 0.0
+
+    def time_accum(self) -> float:
+        """Seconds spent in all solve calls (0.0 unless ``use_timer=True``)."""
+        return self._time_accum if self._use_timer else 0.0
+
+    def nof_vars(self) -> int:
+        """The number of variables: the largest one seen in clauses, assumptions or a
+        declared variable count."""
+        return self._nvars
+
+    def nof_clauses(self) -> int:
+        """The number of clauses added (as given; tautologies and duplicates included)."""
+        return len(self._clauses)
+
+    def enum_models(self, assumptions: Iterable[int] = ()) -> Iterator[list[int]]:
+        """Yield every model (over variables 1..`nof_vars`) under the assumptions.
+
+        Unlike PySAT's, the solver's formula is left unchanged: the blocking clauses go
+        to a private copy of the formula, so `solve` afterwards answers as before.
+
+        >>> with Solver(bootstrap_with=[[-1, 2], [-2, 3]]) as s:
+        ...     for m in s.enum_models():
+        ...         print(m)
+        [-1, -2, -3]
+        [-1, -2, 3]
+        [-1, 2, 3]
+        [1, 2, 3]
+        """
+        nvars = self.nof_vars()
+        assume = list(assumptions)
+        copy = self._new_engine(nvars, self._clauses, None)
+        try:
+            while copy.solve(assume, Limits()):
+                model = copy.model()
+                yield model
+                copy.add_clause([-lit for lit in model])
+                if not model:
+                    break  # the empty formula has exactly one (empty) model
+        finally:
+            for key, value in copy.stats().items():
+                self._enum_stats[key] = self._enum_stats.get(key, 0) + value
