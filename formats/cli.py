@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
 
+from formats.assignment import write_dp_input
+from formats.detect import FORMATS, read_formula
+from formats.dimacs import write_dimacs
 from formats.errors import FormatError, FormatWarning
+from formats.statistics import formula_stats
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,4 +56,90 @@ def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> No
         click.echo(f"warning: {warning}", err=True)
 
 
-commands: list[click.Command] = []
+strict_option = click.option(
+    "--strict",
+    is_flag=True,
+    help="Header mismatches and literals above the declared count are errors, not warnings.",
+)
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+from_option = click.option(
+    "--from",
+    "source",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="Input format (auto: detected from the first line).",
+)
+
+
+@click.command()
+@click.argument("input_path", metavar="IN")
+@click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
+@click.option(
+    "--to",
+    "target",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format (default: the other one).",
+)
+@from_option
+@strict_option
+@quiet_option
+@report_errors
+def convert(
+    input_path: str, output: str, target: str | None, source: str, strict: bool, quiet: bool
+) -> None:
+    """Convert between DIMACS CNF and the assignment's DP input format, losslessly.
+
+    The DP format's back matter rides through DIMACS as `c back-matter "…"`
+    comment lines (one JSON string per line), so DP -> DIMACS -> DP gives back
+    the same clauses and the same back matter byte for byte. A formula with an
+    empty clause cannot be written in the DP format (error, exit 1).
+    """
+    fmt = None if source == "auto" else source
+    formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
+    print_warnings(formula.warnings, quiet)
+    target = target or ("assignment" if kind == "dimacs" else "dimacs")
+    if target == "dimacs":
+        write_dimacs(formula, output, inputs=[input_path])
+    else:
+        write_dp_input(formula, output, inputs=[input_path])
+
+
+@click.command()
+@click.argument("input_path", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@from_option
+@strict_option
+@quiet_option
+@report_errors
+def stats(input_path: str, as_json: bool, source: str, strict: bool, quiet: bool) -> None:
+    """Describe a CNF file: sizes, clause lengths, pure literals, duplicates, tautologies."""
+    fmt = None if source == "auto" else source
+    formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
+    print_warnings(formula.warnings, quiet)
+    result = formula_stats(formula)
+    if as_json:
+        click.echo(json.dumps({"file": input_path, "format": kind, **result.as_dict()}, indent=2))
+        return
+    histogram = ", ".join(f"{k}: {v}" for k, v in result.length_histogram.items()) or "none"
+    rows = [
+        ("file", input_path),
+        ("format", kind),
+        ("variables", f"{result.variables} ({result.variables_used} used)"),
+        ("clauses", result.clauses),
+        ("literals", result.literals),
+        ("clause lengths", histogram),
+        ("empty clauses", result.empty_clauses),
+        ("unit clauses", result.unit_clauses),
+        ("binary clauses", result.binary_clauses),
+        ("pure literals", result.pure_literals),
+        ("duplicate clauses", result.duplicate_clauses),
+        ("tautologies", result.tautologies),
+    ]
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        click.echo(f"{label + ':':{width + 1}} {value}")
+
+
+commands: list[click.Command] = [convert, stats]

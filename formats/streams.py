@@ -1,4 +1,4 @@
-"""Reading inputs (files, `-` for stdin, gzip/bz2/xz by magic bytes) and writing outputs atomically."""
+"""Reading inputs (files, `-`, gzip/bz2/xz by magic bytes) and writing outputs atomically."""
 
 from __future__ import annotations
 
@@ -41,25 +41,29 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
+def _open_compressed(kind: str, fileobj: IO[bytes]) -> IO[bytes]:
+    """A decompressing reader over ``fileobj`` for ``kind`` (gzip, bz2 or xz)."""
+    if kind == "gzip":
+        return gzip.GzipFile(fileobj=fileobj, mode="rb")
+    if kind == "bz2":
+        return bz2.BZ2File(fileobj, mode="rb")
+    return lzma.LZMAFile(fileobj, mode="rb")
+
+
 def _decompress(raw: bytes, kind: str, name: str) -> bytes:
     """Decompress a whole buffer; a truncated or corrupt stream is a FormatError.
 
     The error's line is the line the readable prefix had reached, so the user
     learns how far the data goes before it breaks.
     """
-    if kind == "gzip":
-        stream: IO[bytes] = gzip.GzipFile(fileobj=io.BytesIO(raw))
-    elif kind == "bz2":
-        stream = bz2.BZ2File(io.BytesIO(raw))
-    else:
-        stream = lzma.LZMAFile(io.BytesIO(raw))
     chunks: list[bytes] = []
     try:
-        while True:
-            chunk = stream.read(1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
+        with _open_compressed(kind, io.BytesIO(raw)) as stream:
+            while True:
+                chunk = stream.read(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
     except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
         line = sum(c.count(b"\n") for c in chunks) + 1
         detail = str(exc) or type(exc).__name__
@@ -88,6 +92,94 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
     kind = compression_of(raw[:6])
     return _decompress(raw, kind, name) if kind else raw
+
+
+def iter_byte_blocks(
+    path: str | os.PathLike[str], block_size: int = 1 << 20
+) -> Iterator[tuple[bytes, int]]:
+    """Stream an input as blocks of whole lines: yields ``(block, first_line_number)``.
+
+    ``-`` reads standard input; gzip/bz2/xz are detected by their magic bytes
+    and decompressed on the fly; a leading UTF-8 BOM is dropped. Only one block
+    (plus the part line it ends with) is held at a time. A truncated or corrupt
+    compressed stream is a FormatError on the line where the readable data ends.
+    """
+    name = display_name(path)
+    try:
+        if os.fspath(path) == STDIO:
+            raw: IO[bytes] = sys.stdin.buffer
+            owned = False
+        else:
+            raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below
+            owned = True
+    except FileNotFoundError:
+        raise FormatError(name, None, "no such file") from None
+    except IsADirectoryError:
+        raise FormatError(name, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    line = 1
+    try:
+        head = raw.read(6)
+        kind = compression_of(head)
+        stream: IO[bytes]
+        if kind is None:
+            stream = raw
+            carry = head
+        else:
+            stream = _open_compressed(kind, _Prefixed(head, raw))
+            carry = b""
+        if carry.startswith(b"\xef\xbb\xbf"):
+            carry = carry[3:]
+        first = True
+        while True:
+            try:
+                chunk = stream.read(block_size)
+            except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
+                line += carry.count(b"\n")
+                detail = str(exc) or type(exc).__name__
+                message = f"{kind} data is truncated or corrupt ({detail})"
+                raise FormatError(name, line, message) from None
+            if first and kind is not None and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            first = False
+            if not chunk:
+                if carry:
+                    yield carry, line
+                return
+            data = carry + chunk if carry else chunk
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                carry = data
+                continue
+            block = data[:cut]
+            carry = data[cut:]
+            yield block, line
+            line += block.count(b"\n")
+    finally:
+        if owned:
+            raw.close()
+
+
+class _Prefixed(io.RawIOBase):
+    """A readable stream that first returns ``head`` and then the rest of ``tail``."""
+
+    def __init__(self, head: bytes, tail: IO[bytes]) -> None:
+        self._head = head
+        self._tail = tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            size = min(len(buffer), len(self._head))
+            buffer[:size] = self._head[:size]
+            self._head = self._head[size:]
+            return size
+        data = self._tail.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def decode_text(data: bytes, name: str) -> str:

@@ -1,0 +1,231 @@
+"""The course assignment's Davis–Putnam file formats: DP input (clauses) and DP output (valuation).
+
+DP input (what the front end writes and the DP program reads)::
+
+    1 -2 3        one clause per line: signed atom numbers, no terminating 0
+    -1 2
+    0             a line holding just 0 ends the clause list
+    1 At(START,0) everything after it is back matter, reproduced verbatim
+    ...
+
+DP output (what the DP program writes and the back end reads)::
+
+    1 T           every atom 1..max with its value, T or F
+    2 F
+    0
+    1 At(START,0) the back matter, verbatim
+    ...
+
+An unsatisfiable output is the line ``0`` followed by the back matter.
+
+What real files contain, and is accepted: a UTF-8 BOM, CRLF line ends,
+trailing blanks, right-aligned numbers (`` 12 -3``), blank lines (skipped in
+the clause list, kept exactly in the back matter), atoms in any order in a DP
+output, a back matter without a final newline.
+
+Two limits of the format, decided here:
+
+- It cannot write an empty clause (that would be an empty line, which real
+  readers skip). :func:`dp_input_text` refuses a formula with an empty clause
+  (FormatError naming the clause) rather than silently dropping it, because
+  that would turn an unsatisfiable formula into a satisfiable one.
+- An output whose first line is ``0`` is read as *unsatisfiable*. A formula
+  with no atoms at all is satisfiable, yet its DP output is also just ``0``:
+  the format cannot tell the two apart, and this reader says unsatisfiable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from formats.errors import FormatError, FormatWarning
+from formats.formula import Formula
+from formats.streams import atomic_output, display_name, read_text
+
+
+@dataclass
+class DPOutput:
+    """A parsed DP output: the valuation (None when unsatisfiable) and the back matter."""
+
+    valuation: dict[int, bool] | None
+    back_matter: str
+    warnings: list[FormatWarning]
+
+    @property
+    def satisfiable(self) -> bool:
+        """True when the output gives a valuation."""
+        return self.valuation is not None
+
+
+def _lines(text: str) -> list[str]:
+    """Lines with their line ends kept (BOM dropped)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.splitlines(keepends=True)
+
+
+def _separator_index(lines: list[str]) -> int | None:
+    """Index of the first line that holds just ``0`` (blanks and CR allowed)."""
+    for index, line in enumerate(lines):
+        if line.strip() == "0":
+            return index
+    return None
+
+
+def parse_dp_input(text: str, name: str = "<string>") -> Formula:
+    """Parse DP input: clause lines, a line ``0``, then back matter (kept byte for byte).
+
+    Raises FormatError for a token that is not a signed atom number, a ``0``
+    inside a clause line, or a missing ``0`` line.
+    """
+    lines = _lines(text)
+    separator = _separator_index(lines)
+    if separator is None:
+        raise FormatError(name, len(lines) or 1, "no line '0' ending the clause list")
+    formula = Formula()
+    clauses = formula.clauses
+    high = 0
+    for number, line in enumerate(lines[:separator], start=1):
+        tokens = line.split()
+        if not tokens:
+            formula.warnings.append(
+                FormatWarning(name, number, "blank line in the clause list ignored")
+            )
+            continue
+        try:
+            clause = [int(token) for token in tokens]
+        except ValueError:
+            bad = next(token for token in tokens if not _is_int(token))
+            raise FormatError(
+                name, number, f"expected a signed atom number, found {bad!r}"
+            ) from None
+        if clause[-1] == 0 and len(clause) > 1:
+            clause.pop()
+            formula.warnings.append(
+                FormatWarning(name, number, "clause line ends with 0 (DIMACS style); 0 ignored")
+            )
+        if 0 in clause:
+            raise FormatError(name, number, "0 inside a clause line (only the separator line is 0)")
+        clauses.append(clause)
+        high = max(high, max(map(abs, clause)))
+    formula.nvars = high
+    formula.back_matter = "".join(lines[separator + 1 :])
+    return formula
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
+def read_dp_input(path: str | os.PathLike[str]) -> Formula:
+    """Read a DP input file (``-`` for stdin)."""
+    return parse_dp_input(read_text(path), display_name(path))
+
+
+def dp_input_text(formula: Formula) -> str:
+    """The DP input text of ``formula``: clause lines, ``0``, the back matter verbatim.
+
+    Raises FormatError if a clause is empty (the format cannot express it).
+    """
+    out = []
+    for index, clause in enumerate(formula.clauses, start=1):
+        if not clause:
+            raise FormatError(
+                "<output>",
+                None,
+                f"clause {index} is empty: the assignment's DP format cannot express an empty "
+                "clause (the formula is unsatisfiable as it stands)",
+            )
+        out.append(" ".join(map(str, clause)))
+    out.append("0")
+    return "\n".join(out) + "\n" + (formula.back_matter or "")
+
+
+def write_dp_input(
+    formula: Formula,
+    path: str | os.PathLike[str],
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write ``formula`` in the DP input format to ``path`` (``-`` = stdout), atomically."""
+    text = dp_input_text(formula)
+    with atomic_output(path, inputs=tuple(inputs)) as handle:
+        handle.write(text)
+
+
+def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
+    """Parse a DP output: ``n T|F`` lines, ``0``, back matter; or ``0`` + back matter (UNSAT).
+
+    Non-conforming files are errors with their line: a value other than T/F
+    (some programs print ``N`` for an unassigned atom), an atom given twice,
+    a ``NO SOLUTION`` line (the format says ``0``), a missing ``0`` line.
+    """
+    lines = _lines(text)
+    warnings: list[FormatWarning] = []
+    valuation: dict[int, bool] = {}
+    for number, line in enumerate(lines, start=1):
+        tokens = line.split()
+        if not tokens:
+            warnings.append(FormatWarning(name, number, "blank line in the valuation ignored"))
+            continue
+        if tokens == ["0"]:
+            back_matter = "".join(lines[number:])
+            result = valuation if valuation else None
+            return DPOutput(result, back_matter, warnings)
+        if " ".join(tokens).upper() == "NO SOLUTION":
+            raise FormatError(
+                name,
+                number,
+                "'NO SOLUTION' is not DP output: an unsatisfiable result is a line '0' "
+                "followed by the back matter",
+            )
+        if len(tokens) != 2 or not tokens[0].isdigit() or int(tokens[0]) == 0:
+            shown = line.rstrip("\r\n")
+            raise FormatError(name, number, f"expected 'ATOM T' or 'ATOM F', found {shown!r}")
+        atom, value = int(tokens[0]), tokens[1]
+        if value not in ("T", "F"):
+            raise FormatError(
+                name, number, f"atom {atom} has value {value!r}: every atom must be T or F"
+            )
+        if atom in valuation:
+            raise FormatError(name, number, f"atom {atom} is given twice")
+        valuation[atom] = value == "T"
+    raise FormatError(name, len(lines) or 1, "no line '0' after the valuation")
+
+
+def read_dp_output(path: str | os.PathLike[str]) -> DPOutput:
+    """Read a DP output file (``-`` for stdin)."""
+    return parse_dp_output(read_text(path), display_name(path))
+
+
+def dp_output_text(valuation: dict[int, bool] | None, back_matter: str) -> str:
+    """The DP output text: atoms 1..max as ``n T``/``n F``, ``0``, back matter verbatim.
+
+    ``valuation`` None means unsatisfiable: just ``0`` and the back matter.
+    Atoms missing from the valuation (between 1 and the largest) are written F.
+    """
+    if valuation is None:
+        return "0\n" + back_matter
+    top = max(valuation, default=0)
+    lines = [f"{atom} {'T' if valuation.get(atom, False) else 'F'}" for atom in range(1, top + 1)]
+    lines.append("0")
+    return "\n".join(lines) + "\n" + back_matter
+
+
+def write_dp_output(
+    valuation: dict[int, bool] | None,
+    back_matter: str,
+    path: str | os.PathLike[str],
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write a DP output to ``path`` (``-`` = stdout), atomically."""
+    text = dp_output_text(valuation, back_matter)
+    with atomic_output(path, inputs=tuple(inputs)) as handle:
+        handle.write(text)

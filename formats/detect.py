@@ -1,0 +1,51 @@
+"""Telling a DIMACS file from an assignment DP-input file, and reading either."""
+
+from __future__ import annotations
+
+import os
+
+from formats.assignment import parse_dp_input
+from formats.dimacs import parse_dimacs
+from formats.formula import Formula
+from formats.streams import decode_text, display_name, read_bytes
+
+FORMATS = ("dimacs", "assignment")
+
+
+def detect_format(data: bytes | str) -> str:
+    """``"dimacs"`` or ``"assignment"``, judged from the first non-blank line.
+
+    A ``c``/``p``/``%`` line means DIMACS; so does a clause line ending in ``0``.
+    A first line that is just ``0`` (no clauses, then back matter) or a clause
+    line without a terminating ``0`` means the assignment's DP input format.
+    An empty input counts as DIMACS (whose reader then reports it).
+    """
+    text = data if isinstance(data, str) else data[:65536].decode("utf-8", "replace")
+    for line in text.lstrip("\ufeff").splitlines():
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens[0][0] in "cp%":
+            return "dimacs"
+        if tokens == ["0"]:
+            return "assignment"
+        return "dimacs" if tokens[-1] == "0" else "assignment"
+    return "dimacs"
+
+
+def read_formula(
+    path: str | os.PathLike[str], *, fmt: str | None = None, strict: bool = False
+) -> tuple[Formula, str]:
+    """Read a DIMACS or DP-input file (detected unless ``fmt`` is given).
+
+    Returns the formula and the format it was read as. ``strict`` applies to
+    DIMACS (the DP format has no header to disagree with).
+    """
+    data = read_bytes(path)
+    name = display_name(path)
+    kind = fmt or detect_format(data)
+    if kind not in FORMATS:
+        raise ValueError(f"unknown format {kind!r}; expected one of {FORMATS}")
+    if kind == "dimacs":
+        return parse_dimacs(data, name, strict=strict), kind
+    return parse_dp_input(decode_text(data, name), name), kind

@@ -1,0 +1,177 @@
+"""Solver result formats: SAT-competition output (c/s/v lines) and MiniSat's result file.
+
+SAT-competition output (minisat's competition mode, cadical, kissat, picosat,
+``satkit solve``)::
+
+    c any comment
+    s SATISFIABLE            exactly once: SATISFIABLE, UNSATISFIABLE or UNKNOWN
+    v 1 -2 3 -4 0            value lines, each at most 4096 characters,
+                             the last one ending in 0
+
+No ``s`` line at all is read as UNKNOWN: cadical prints only ``c UNKNOWN``
+when a limit stops it.
+
+MiniSat's result file (``minisat in.cnf out.txt``)::
+
+    SAT                      or UNSAT, or INDET
+    1 -2 3 -4 0              only after SAT
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from formats.errors import FormatError
+
+STATUSES = ("SAT", "UNSAT", "UNKNOWN")
+_COMPETITION_WORDS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN"}
+_MINISAT_WORDS = {"SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
+MAX_VALUE_LINE = 4096
+
+
+@dataclass
+class SolverResult:
+    """What a solver answered: ``status`` is SAT, UNSAT or UNKNOWN; ``model`` the literals
+    it printed (None when it printed none); ``comments`` its ``c`` lines, without ``c ``."""
+
+    status: str
+    model: list[int] | None = None
+    comments: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, not {self.status!r}")
+
+    def valuation(self) -> dict[int, bool]:
+        """The model as ``{variable: value}`` (variables the solver left out are absent)."""
+        return {abs(lit): lit > 0 for lit in self.model or ()}
+
+
+def _literals(tokens: list[str], name: str, number: int) -> list[int]:
+    try:
+        return [int(token) for token in tokens]
+    except ValueError:
+        bad = next(t for t in tokens if not t.lstrip("-").isdigit())
+        raise FormatError(name, number, f"expected a literal, found {bad!r}") from None
+
+
+def _check_model(model: list[int], name: str, number: int) -> None:
+    seen: set[int] = set()
+    for lit in model:
+        if -lit in seen:
+            raise FormatError(name, number, f"model contradicts itself: both {lit} and {-lit}")
+        seen.add(lit)
+
+
+def parse_competition(text: str, name: str = "<string>") -> SolverResult:
+    """Read SAT-competition output (see the module docstring)."""
+    status: str | None = None
+    status_line = 0
+    comments: list[str] = []
+    model: list[int] | None = None
+    closed = False
+    last_v = 0
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        kind, _, rest = line.partition(" ")
+        if kind == "c":
+            comments.append(rest)
+        elif kind == "s":
+            if status is not None:
+                message = f"a second 's' line (the first is line {status_line})"
+                raise FormatError(name, number, message)
+            word = rest.strip()
+            if word not in _COMPETITION_WORDS:
+                raise FormatError(
+                    name, number, f"unknown status {word!r} (SATISFIABLE, UNSATISFIABLE, UNKNOWN)"
+                )
+            status, status_line = _COMPETITION_WORDS[word], number
+        elif kind == "v":
+            if closed:
+                raise FormatError(name, number, "value line after the terminating 0")
+            values = _literals(rest.split(), name, number)
+            if 0 in values:
+                if values.index(0) != len(values) - 1:
+                    raise FormatError(name, number, "0 before the end of the value lines")
+                values.pop()
+                closed = True
+            model = (model or []) + values
+            last_v = number
+        else:
+            shown = line if len(line) <= 40 else line[:40] + "…"
+            raise FormatError(name, number, f"expected a 'c', 's' or 'v' line, found {shown!r}")
+    if model is not None:
+        if status != "SAT":
+            raise FormatError(name, last_v, "value lines without 's SATISFIABLE'")
+        if not closed:
+            raise FormatError(name, last_v, "value lines do not end with 0")
+        _check_model(model, name, last_v)
+    return SolverResult(status or "UNKNOWN", model, comments)
+
+
+def competition_text(result: SolverResult) -> str:
+    """SAT-competition output for ``result``: ``c`` lines, one ``s`` line, wrapped ``v`` lines."""
+    words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
+    out = [f"c {comment}" if comment else "c" for comment in result.comments]
+    out.append(f"s {words[result.status]}")
+    if result.status == "SAT" and result.model is not None:
+        line = "v"
+        for token in [*map(str, result.model), "0"]:
+            if len(line) + 1 + len(token) > MAX_VALUE_LINE:
+                out.append(line)
+                line = "v"
+            line += " " + token
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
+    """Read MiniSat's result file: ``SAT`` + a model line ending in 0, ``UNSAT`` or ``INDET``."""
+    lines = [(n, raw.strip()) for n, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line]
+    if not lines:
+        raise FormatError(name, 1, "empty result file (expected SAT, UNSAT or INDET)")
+    number, word = lines[0]
+    if word not in _MINISAT_WORDS:
+        raise FormatError(name, number, f"expected SAT, UNSAT or INDET, found {word!r}")
+    status = _MINISAT_WORDS[word]
+    if status != "SAT":
+        if len(lines) > 1:
+            raise FormatError(name, lines[1][0], f"unexpected line after {word}")
+        return SolverResult(status)
+    if len(lines) == 1:
+        return SolverResult("SAT", None)
+    model: list[int] = []
+    for number, line in lines[1:]:
+        if model and model[-1] == 0:
+            raise FormatError(name, number, "line after the model's terminating 0")
+        model.extend(_literals(line.split(), name, number))
+    last = lines[-1][0]
+    if not model or model[-1] != 0:
+        raise FormatError(name, last, "model line does not end with 0")
+    model.pop()
+    if 0 in model:
+        raise FormatError(name, last, "0 inside the model line")
+    _check_model(model, name, last)
+    return SolverResult("SAT", model)
+
+
+def minisat_result_text(result: SolverResult) -> str:
+    """MiniSat's result file for ``result``."""
+    if result.status == "SAT":
+        literals = " ".join(map(str, result.model or []))
+        return "SAT\n" + (literals + " 0" if literals else "0") + "\n"
+    return ("UNSAT" if result.status == "UNSAT" else "INDET") + "\n"
+
+
+def parse_result(text: str, name: str = "<string>") -> SolverResult:
+    """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET."""
+    for raw in text.lstrip("\ufeff").splitlines():
+        line = raw.strip()
+        if line:
+            if line in _MINISAT_WORDS:
+                return parse_minisat_result(text, name)
+            break
+    return parse_competition(text, name)
