@@ -4,7 +4,8 @@ Same arguments and seed, same maze (``random.Random(seed)`` is the only source
 of randomness). Construction:
 
 1. nodes ``START``, ``N1`` … ``N{n-1}``; a random recursive tree joins them
-   (node i to a random earlier node), so the undirected graph is connected;
+   (in a shuffled order, each node to a random earlier one), so the
+   undirected graph is connected;
 2. random extra edges until there are about ``degree * n / 2`` edges;
 3. each edge is two-way, or with probability ``one_way`` one-way in a random
    direction (which may leave nodes unreachable — a source of unsatisfiable
@@ -79,8 +80,10 @@ def generate_maze(
             seen.add(pair)
             edges.append(pair)
 
-    for i in range(1, nodes):
-        join(i, rng.randrange(i))
+    order = list(range(nodes))
+    rng.shuffle(order)  # START must not always be the tree's root (it would be a hub)
+    for k in range(1, nodes):
+        join(order[k], order[rng.randrange(k)])
     target = min(max(round(degree * nodes / 2), nodes - 1), nodes * (nodes - 1) // 2)
     while len(edges) < target:
         join(rng.randrange(nodes), rng.randrange(nodes))

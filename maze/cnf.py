@@ -1,0 +1,183 @@
+"""An encoded maze: its clauses (streamed), its key, and writers for the DP and DIMACS formats.
+
+:func:`encode` picks the encoding — ``assignment`` (the 8 categories exactly,
+:mod:`maze.encoder`) or ``compact`` (category 1 as a sequential counter,
+:mod:`maze.compact`) — and returns a :class:`MazeCNF`. Nothing is built until
+it is asked for: :meth:`MazeCNF.clauses` yields clauses one by one, and the
+writers stream text blocks, so a maze whose formula would not fit in memory as
+lists still encodes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from formats.dimacs import BACK_MATTER_PREFIX, NAME_PREFIX
+from formats.formula import Formula
+from formats.streams import atomic_output
+from maze.compact import aux_count, aux_name, compact_parts
+from maze.encoder import Atoms, Part, assignment_parts
+from maze.key import key_text
+from maze.model import Maze
+
+ENCODINGS = ("assignment", "compact")
+"""The encodings :func:`encode` knows."""
+
+_CHUNK = 1 << 16  # clause lines per write when formatting generically
+
+
+@dataclass
+class MazeCNF:
+    """A maze encoded as CNF.
+
+    - ``maze``, ``encoding`` (``"assignment"`` or ``"compact"``), ``atoms``
+      (the At/Has numbering), ``parts`` (blocks of clauses, in order).
+    - ``nvars``: At/Has atoms plus auxiliary variables (compact only).
+    """
+
+    maze: Maze
+    encoding: str
+    atoms: Atoms
+    parts: list[Part]
+    nvars: int
+
+    @property
+    def clause_count(self) -> int:
+        """The number of clauses, known without building them."""
+        return sum(part.count for part in self.parts)
+
+    @property
+    def aux_vars(self) -> int:
+        """How many variables are auxiliary (not At/Has atoms)."""
+        return self.nvars - self.atoms.count
+
+    def clauses(self) -> Iterator[list[int]]:
+        """Every clause, in order, one at a time."""
+        for part in self.parts:
+            yield from part.clauses()
+
+    def clause_list(self) -> list[list[int]]:
+        """Every clause in one list (for handing to a solver)."""
+        return list(self.clauses())
+
+    def names(self) -> dict[int, str]:
+        """The name of every variable: ``At(N,I)``, ``Has(T,I)``, ``Aux(amo,I,j)``."""
+        names = self.atoms.names()
+        for number in range(self.atoms.count + 1, self.nvars + 1):
+            names[number] = aux_name(self.maze, self.atoms, number)
+        return names
+
+    def key_text(self) -> str:
+        """The key (back matter): ``n At(N,I)`` … ``n Has(T,I)`` … (``n Aux(…)``) lines."""
+        return key_text(self.names())
+
+    def comments(self) -> list[str]:
+        """Comment lines for a DIMACS export: where the formula comes from and what it holds."""
+        return [
+            f"maze {self.maze.name}: {len(self.maze.nodes)} nodes, "
+            f"{len(self.maze.treasures)} treasures, K={self.maze.steps}",
+            f"{self.encoding} encoding: {self.clause_count} clauses, {self.atoms.count} "
+            f"At/Has atoms, {self.aux_vars} auxiliary variables",
+        ]
+
+    def to_formula(self, *, with_key: bool = True) -> Formula:
+        """The whole formula as a :class:`~formats.formula.Formula` (names and key included)."""
+        return Formula(
+            nvars=self.nvars,
+            clauses=self.clause_list(),
+            comments=self.comments(),
+            names=self.names(),
+            back_matter=self.key_text() if with_key else None,
+        )
+
+    def lines(self, end: str = "") -> Iterator[str]:
+        """The clauses as text blocks of lines, each line ending in ``end`` (no final newline).
+
+        ``end=""`` gives the DP input format's clause lines, ``end=" 0"`` DIMACS.
+        """
+        for part in self.parts:
+            if part.count == 0:
+                continue
+            if part.lines is not None:
+                yield from part.lines(end)
+                continue
+            chunk: list[str] = []
+            for clause in part.clauses():
+                chunk.append(" ".join(map(str, clause)) + end)
+                if len(chunk) >= _CHUNK:
+                    yield "\n".join(chunk)
+                    chunk.clear()
+            if chunk:
+                yield "\n".join(chunk)
+
+    def write_dp_input(self, handle: IO[str]) -> None:
+        """Write the assignment's DP input: clause lines, a line ``0``, then the key."""
+        write = handle.write
+        for block in self.lines(""):
+            write(block)
+            write("\n")
+        write("0\n")
+        write(self.key_text())
+
+    def write_dimacs(self, handle: IO[str], *, with_key: bool = False) -> None:
+        """Write DIMACS: comments, ``c var N NAME`` lines, ``p cnf``, the clauses.
+
+        With ``with_key`` the key also rides in ``c back-matter`` lines, so
+        ``satkit convert`` can give back the DP input byte for byte.
+        """
+
+        write = handle.write
+        for comment in self.comments():
+            write(f"c {comment}\n")
+        names = self.names()
+        write("".join(f"c {NAME_PREFIX}{var} {names[var]}\n" for var in sorted(names)))
+        if with_key:
+            for piece in self.key_text().splitlines(keepends=True):
+                write(f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=False)}\n")
+        write(f"p cnf {self.nvars} {self.clause_count}\n")
+        for block in self.lines(" 0"):
+            write(block)
+            write("\n")
+
+    def write(
+        self,
+        path: str | os.PathLike[str],
+        to: str = "assignment",
+        *,
+        inputs: tuple[str | os.PathLike[str], ...] = (),
+    ) -> None:
+        """Write to ``path`` (``-`` = stdout) atomically; ``to``: ``assignment`` or ``dimacs``."""
+        if to not in ("assignment", "dimacs"):
+            raise ValueError(f"unknown output format {to!r} (assignment or dimacs)")
+        with atomic_output(path, inputs=tuple(inputs)) as handle:
+            if to == "dimacs":
+                self.write_dimacs(handle)
+            else:
+                self.write_dp_input(handle)
+
+
+def encode(maze: Maze, encoding: str = "assignment") -> MazeCNF:
+    """Encode ``maze`` (its K is ``maze.steps``) as CNF.
+
+    ``encoding``: ``"assignment"`` — exactly the 8 categories of the
+    assignment (334 clauses over 72 atoms for its example maze at K = 5);
+    ``"compact"`` — the same answers with category 1 as a sequential counter.
+
+    >>> from maze.parser import parse_maze
+    >>> small = parse_maze("START A B\\nGOLD WAND\\n3\\nSTART TREASURES NEXT A B\\n"
+    ...                    "A TREASURES GOLD NEXT START\\nB TREASURES WAND NEXT START\\n")
+    >>> cnf = encode(small)
+    >>> cnf.clause_count, cnf.nvars
+    (46, 20)
+    """
+    atoms = Atoms(maze)
+    if encoding == "assignment":
+        return MazeCNF(maze, encoding, atoms, assignment_parts(maze, atoms), atoms.count)
+    if encoding == "compact":
+        parts = compact_parts(maze, atoms)
+        return MazeCNF(maze, encoding, atoms, parts, atoms.count + aux_count(maze))
+    raise ValueError(f"unknown encoding {encoding!r} (valid: {', '.join(ENCODINGS)})")

@@ -1,0 +1,246 @@
+"""The back end: a valuation plus its key becomes the path ``START A B …`` — checked, never guessed.
+
+Inputs it decodes:
+
+- the assignment's DP output (``n T``/``n F`` lines in any order, ``0``, the
+  key as back matter; or ``0`` + back matter for "unsatisfiable");
+- an external solver's result — SAT-competition ``s``/``v`` lines or a
+  MiniSat result file — together with the CNF it solved (DIMACS with
+  ``c var n NAME`` comments, or a DP input with its key), so that MiniSat's,
+  CaDiCaL's or Kissat's answer becomes a path.
+
+Checks, in order: the valuation puts the player at exactly one node at each
+time 0..K (the key's times), at START at time 0, and — when the key names Has
+atoms — holding every treasure at time K; with the CNF, the model satisfies
+every clause; with the maze, the path is a valid walk
+(:mod:`maze.validator`) and an "unsatisfiable" answer is confirmed by the
+layered search (:mod:`maze.search`). Any failure is a
+:class:`~formats.errors.FormatError` naming the input file: an invalid path is
+never printed as an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from formats.errors import FormatError
+from formats.formula import Formula
+from maze.key import Key, key_from_names, parse_key
+from maze.model import START, Maze
+from maze.search import find_walk
+from maze.validator import path_problems, trim_path
+
+NO_SOLUTION = "NO SOLUTION"
+"""What the back end prints when the clauses have no solution."""
+
+
+@dataclass
+class Decoded:
+    """A decoded answer: ``path`` (None = no solution) and the key it was read with."""
+
+    path: list[str] | None
+    key: Key | None = None
+    steps: int | None = None
+
+    def text(self) -> str:
+        """The back end's output line (without newline): the path or ``NO SOLUTION``."""
+        return NO_SOLUTION if self.path is None else " ".join(self.path)
+
+
+def parse_path_text(text: str, name: str = "<string>") -> list[str] | None:
+    """Read a back-end output: the path line (``START A B``; ``START, A, B`` too) or NO SOLUTION.
+
+    A BOM, CRLF, blank lines and trailing blanks are ignored. Returns None for
+    ``NO SOLUTION``; raises FormatError for an empty file or several lines.
+
+    >>> parse_path_text("START, A, D\\n"), parse_path_text("NO SOLUTION")
+    (['START', 'A', 'D'], None)
+    """
+    text = text.removeprefix("\ufeff")
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise FormatError(name, 1, f"empty: expected a path line or {NO_SOLUTION}")
+    if len(lines) > 1:
+        raise FormatError(name, lines[1][0], "a path is one line; this file has more")
+    line = lines[0][1]
+    if line.rstrip(".").upper() == NO_SOLUTION:
+        return None
+    return [token.rstrip(",") for token in line.split() if token.rstrip(",")]
+
+
+def path_from_valuation(valuation: Mapping[int, bool], key: Key, file: str) -> list[str]:
+    """The walk a valuation describes: the one true ``At(N,I)`` atom of each time 0..K.
+
+    Atoms missing from ``valuation`` count as false. Raises FormatError (about
+    ``file``) when the key names no At atoms, when some time has no true At
+    atom or several, when the walk does not start at START, or when a Has atom
+    of time K is false.
+    """
+    if not key.at:
+        raise FormatError(file, None, "the key names no At(N,I) atoms, so there is no path to read")
+    steps = key.steps
+    where: list[list[int]] = [[] for _ in range(steps + 1)]
+    for atom, (_node, time) in key.at.items():
+        if valuation.get(atom, False):
+            where[time].append(atom)
+    path: list[str] = []
+    for time, atoms in enumerate(where):
+        if not atoms:
+            raise FormatError(
+                file, None, f"no At(N,{time}) atom is true: the valuation is not a walk"
+            )
+        if len(atoms) > 1:
+            places = " and ".join(key.at[atom][0] or "''" for atom in sorted(atoms))
+            raise FormatError(
+                file,
+                key.line_of.get(atoms[1]),
+                f"the valuation puts the player at {places} at time {time}",
+            )
+        node = key.at[atoms[0]][0]
+        if not node:
+            raise FormatError(
+                file,
+                key.line_of.get(atoms[0]),
+                f"the valuation puts the player at an unnamed node at time {time}",
+            )
+        path.append(node)
+    if path[0] != START:
+        raise FormatError(file, None, f"the walk starts at {path[0]}, not at {START}")
+    for atom, (treasure, time) in key.has.items():
+        if time == steps and not valuation.get(atom, False):
+            raise FormatError(
+                file,
+                key.line_of.get(atom),
+                f"the valuation does not hold {treasure} at time K={steps}",
+            )
+    return path
+
+
+def first_time_all_held(valuation: Mapping[int, bool], key: Key) -> int | None:
+    """The first time at which every Has atom of the key is true (None if never or no Has atoms)."""
+    if not key.has:
+        return None
+    missing: dict[int, int] = {}
+    for atom, (_treasure, time) in key.has.items():
+        if not valuation.get(atom, False):
+            missing[time] = missing.get(time, 0) + 1
+    times = sorted({time for _t, time in key.has.values()})
+    return next((time for time in times if not missing.get(time)), None)
+
+
+def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool], file: str) -> None:
+    """Raise FormatError unless every clause has a true literal under ``valuation``."""
+    get = valuation.get
+    for number, clause in enumerate(clauses, start=1):
+        # an atom the valuation leaves out satisfies nothing (partial models are allowed)
+        if not any(get(abs(lit)) is (lit > 0) for lit in clause):
+            shown = " ".join(map(str, clause)) or "(empty clause)"
+            raise FormatError(
+                file, None, f"the model does not satisfy clause {number} of the CNF: {shown}"
+            )
+
+
+def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str) -> None:
+    """Raise FormatError unless ``path`` is a valid walk in ``maze`` (with the key's K)."""
+    if key is not None:
+        unknown = [node for node in key.nodes if node not in set(maze.nodes)]
+        if unknown:
+            raise FormatError(
+                file, None, f"the key names node {unknown[0]}, which maze {maze.name} does not have"
+            )
+    problems = path_problems(maze, path, len(path) - 1)
+    if problems:
+        raise FormatError(
+            file,
+            None,
+            f"the decoded path {' '.join(path)} is not a valid walk in {maze.name}: "
+            + "; ".join(problems),
+        )
+
+
+def confirm_no_solution(maze: Maze, steps: int, file: str) -> None:
+    """Raise FormatError when the layered search finds a walk the input says does not exist."""
+    walk = find_walk(maze, steps)
+    if walk is not None:
+        raise FormatError(
+            file,
+            None,
+            f"the input says there is no solution, but {maze.name} has a walk "
+            f"with K={steps}: {' '.join(walk)}",
+        )
+
+
+def decode(
+    valuation: Mapping[int, bool] | None,
+    key_source: str | Formula | Key | None,
+    file: str,
+    *,
+    maze: Maze | None = None,
+    clauses: Sequence[Sequence[int]] | None = None,
+    trim: bool = False,
+    key_line: int = 1,
+) -> Decoded:
+    """Decode one answer and check it as far as the inputs allow (see the module docstring).
+
+    - ``valuation``: atom -> value, or None for "unsatisfiable".
+    - ``key_source``: back matter text (its first line is line ``key_line`` of
+      ``file``), a Formula whose ``names`` or ``back_matter`` hold the key, or
+      a ready :class:`Key`.
+    - ``maze``: when known, the path is validated against it and an
+      "unsatisfiable" answer is confirmed by the search.
+    - ``clauses``: when known, the model must satisfy them.
+    - ``trim``: cut the path at the first time every treasure is held.
+    """
+    if valuation is None:
+        if maze is not None:
+            key = _key(key_source, file, key_line)
+            steps = key.steps if key is not None and key.at else maze.steps
+            confirm_no_solution(maze, steps, file)
+        return Decoded(None)
+    key = _required_key(key_source, file, key_line)
+    if clauses is not None:
+        check_model(clauses, valuation, file)
+    path = path_from_valuation(valuation, key, file)
+    if maze is not None:
+        check_with_maze(path, maze, key, file)
+    steps = len(path) - 1
+    if trim:
+        if maze is not None:
+            path = trim_path(maze, path)
+        else:
+            held = first_time_all_held(valuation, key)
+            if held is None:
+                raise FormatError(
+                    file, None, "--trim needs Has atoms in the key or the maze (--maze FILE)"
+                )
+            path = path[: held + 1]
+    return Decoded(path, key, steps)
+
+
+def _key(source: str | Formula | Key | None, file: str, first_line: int) -> Key | None:
+    """The key from whatever carries it (None when nothing does)."""
+    if isinstance(source, Key):
+        return source
+    key: Key | None = None
+    if isinstance(source, Formula):
+        if source.names:
+            key = key_from_names(source.names, file)
+        if (key is None or not key.at) and source.back_matter:
+            key = parse_key(source.back_matter, file, first_line)
+    elif isinstance(source, str):
+        key = parse_key(source, file, first_line)
+    return key
+
+
+def _required_key(source: str | Formula | Key | None, file: str, first_line: int) -> Key:
+    """The key, or a FormatError saying what a key looks like."""
+    key = _key(source, file, first_line)
+    if key is None or not key.at:
+        raise FormatError(
+            file,
+            None,
+            "no key names the At(N,I) atoms (expected back matter lines like "
+            "`1 At(START,0)` or `1 START 0`, or `c var 1 At(START,0)` comments in the CNF)",
+        )
+    return key

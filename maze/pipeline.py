@@ -1,0 +1,176 @@
+"""The whole pipeline in one call: encode, solve, decode, validate (optionally for the least K).
+
+The solver is not chosen here: the caller passes a factory that turns a list
+of clauses into an object with the PySAT surface (``solve``, ``get_model``,
+``accum_stats``, ``delete``) — ``dpll.Solver``, a PySAT solver, or whatever
+``crosscheck.registry.make_solver`` builds. So library code never imports
+PySAT's solvers.
+
+>>> from maze.parser import parse_maze
+>>> from dpll import Solver
+>>> maze = parse_maze("START A B\\nGOLD WAND\\n3\\nSTART TREASURES NEXT A B\\n"
+...                   "A TREASURES GOLD NEXT START\\nB TREASURES WAND NEXT START\\n")
+>>> answer = solve_maze(maze, lambda clauses: Solver(bootstrap_with=clauses))
+>>> answer.text() in ("START A START B", "START B START A")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from formats.errors import FormatError
+from maze.cnf import encode
+from maze.decoder import NO_SOLUTION, check_model, path_from_valuation
+from maze.key import key_from_names
+from maze.model import Maze
+from maze.validator import path_problems
+
+SolverFactory = Callable[[list[list[int]]], Any]
+"""Clauses -> a solver with the PySAT surface, already loaded with them."""
+
+
+class MazeSolveError(RuntimeError):
+    """The solver's answer did not survive the checks (a wrong model or an invalid path)."""
+
+
+@dataclass
+class Attempt:
+    """One K tried: its size, the solver's verdict, statistics and times (seconds)."""
+
+    steps: int
+    satisfiable: bool | None
+    clauses: int
+    variables: int
+    atoms: int
+    encode_seconds: float
+    solve_seconds: float
+    decode_seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "steps": self.steps,
+            "satisfiable": self.satisfiable,
+            "clauses": self.clauses,
+            "variables": self.variables,
+            "atoms": self.atoms,
+            "encode_seconds": round(self.encode_seconds, 6),
+            "solve_seconds": round(self.solve_seconds, 6),
+            "decode_seconds": round(self.decode_seconds, 6),
+            "stats": self.stats,
+        }
+
+
+@dataclass
+class MazeAnswer:
+    """The pipeline's result: the path (None = no solution) and every attempt made."""
+
+    maze: Maze
+    encoding: str
+    path: list[str] | None
+    attempts: list[Attempt]
+
+    @property
+    def steps(self) -> int | None:
+        """The K of the path (None without one)."""
+        return None if self.path is None else len(self.path) - 1
+
+    def text(self) -> str:
+        """The back end's answer: the path line or ``NO SOLUTION``."""
+        return NO_SOLUTION if self.path is None else " ".join(self.path)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the answer, K, the encoding, and each attempt."""
+        return {
+            "maze": self.maze.name,
+            "answer": self.text(),
+            "path": self.path,
+            "steps": self.steps,
+            "encoding": self.encoding,
+            "attempts": [attempt.as_dict() for attempt in self.attempts],
+        }
+
+
+def _stats(solver: Any) -> dict[str, int]:
+    try:
+        stats = solver.accum_stats()
+    except (AttributeError, NotImplementedError):  # e.g. PySAT's Kissat exposes none
+        return {}
+    return dict(stats or {})
+
+
+def attempt(
+    maze: Maze, steps: int, factory: SolverFactory, encoding: str = "assignment"
+) -> tuple[Attempt, list[str] | None]:
+    """Encode ``maze`` with K = ``steps``, solve, decode and validate.
+
+    Returns the attempt's record and the path (None when unsatisfiable).
+    Raises :class:`MazeSolveError` when the model breaks a clause or decodes
+    to an invalid path, and ValueError when the solver gives up (None).
+    """
+    started = time.perf_counter()
+    cnf = encode(maze.with_steps(steps), encoding)
+    clauses = cnf.clause_list()
+    encoded = time.perf_counter()
+    solver = factory(clauses)
+    try:
+        verdict = solver.solve()
+        model = solver.get_model() if verdict else None
+        stats = _stats(solver)
+    finally:
+        solver.delete()
+    solved = time.perf_counter()
+    record = Attempt(
+        steps, verdict, cnf.clause_count, cnf.nvars, cnf.atoms.count,
+        encoded - started, solved - encoded, 0.0, stats,
+    )  # fmt: skip
+    if verdict is None:
+        raise ValueError(f"the solver gave no answer for K={steps}")
+    if not verdict:
+        return record, None
+    valuation = {abs(lit): lit > 0 for lit in model}
+    where = f"{maze.name} (K={steps}, {encoding} encoding)"
+    try:
+        check_model(clauses, valuation, where)
+        key = key_from_names(cnf.atoms.names(), where)
+        path = path_from_valuation(valuation, key, where)
+    except FormatError as exc:
+        raise MazeSolveError(f"the solver's model is wrong: {exc}") from None
+    problems = path_problems(maze, path, steps)
+    if problems:
+        raise MazeSolveError(
+            f"{where}: the decoded path {' '.join(path)} is invalid: {'; '.join(problems)}"
+        )
+    record.decode_seconds = time.perf_counter() - solved
+    return record, path
+
+
+def solve_maze(
+    maze: Maze,
+    factory: SolverFactory,
+    *,
+    encoding: str = "assignment",
+    shortest: bool = False,
+    on_attempt: Callable[[Attempt], None] | None = None,
+) -> MazeAnswer:
+    """Solve ``maze`` through SAT: its own K, or with ``shortest`` the least K ≤ its K that works.
+
+    ``factory(clauses)`` builds a loaded solver for each K tried;
+    ``on_attempt`` is called after each one (for progress reports).
+    """
+    candidates = range(maze.steps + 1) if shortest else [maze.steps]
+    attempts: list[Attempt] = []
+    path = None
+    for steps in candidates:
+        record, path = attempt(maze, steps, factory, encoding)
+        attempts.append(record)
+        if on_attempt is not None:
+            on_attempt(record)
+        if path is not None:
+            break
+    return MazeAnswer(maze, encoding, path, attempts)

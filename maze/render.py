@@ -1,0 +1,231 @@
+"""Pictures of a maze: DOT text always; SVG/PNG through Graphviz, or networkx + matplotlib.
+
+The picture shows every node (START marked, treasure nodes filled and
+labelled with their treasures), every exit (two-way exits as one line with two
+arrow heads, one-way exits with one), and — given a path — each move drawn in
+red and numbered with its step(s).
+
+SVG and PNG come from Graphviz's ``dot`` program when it is on PATH (the DOT
+asks for the ``neato`` layout, which suits mazes); otherwise from networkx and
+matplotlib (the optional ``plot`` extra), imported only when needed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+
+from formats.streams import atomic_output
+from maze.model import START, Maze
+
+FORMATS = ("dot", "svg", "png")
+"""The output formats :func:`render` writes (chosen by the file's suffix)."""
+
+_START_FILL = "#cfe3ff"
+_TREASURE_FILL = "#ffe08a"
+_PATH_COLOR = "#d62728"
+
+
+class RenderError(RuntimeError):
+    """A picture could not be made (no renderer available, Graphviz failed, …)."""
+
+
+def _quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + escaped + '"'
+
+
+def _edges(maze: Maze) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(two-way pairs, one-way moves), each in node order, self-loops as one-way."""
+    moves = {(a, b) for a in maze.nodes for b in maze.exits_of(a)}
+    order = {node: i for i, node in enumerate(maze.nodes)}
+    two_way, one_way = [], []
+    for a, b in sorted(moves, key=lambda ab: (order[ab[0]], order[ab[1]])):
+        if a != b and (b, a) in moves:
+            if order[a] < order[b]:
+                two_way.append((a, b))
+        else:
+            one_way.append((a, b))
+    return two_way, one_way
+
+
+def _steps_by_move(path: Sequence[str] | None) -> dict[tuple[str, str], list[int]]:
+    steps: dict[tuple[str, str], list[int]] = {}
+    for time in range(1, len(path or ())):
+        steps.setdefault((path[time - 1], path[time]), []).append(time)  # type: ignore[index]
+    return steps
+
+
+def _title(maze: Maze, path: Sequence[str] | None) -> str:
+    title = f"{maze.name}: {len(maze.nodes)} nodes, K={maze.steps}"
+    if path:
+        title += "\npath: " + " ".join(path)
+    return title
+
+
+def maze_dot(maze: Maze, path: Sequence[str] | None = None) -> str:
+    """The maze (and path) as Graphviz DOT text."""
+    lines = [
+        "digraph maze {",
+        f"  graph [layout=neato, overlap=false, splines=true, sep=0.3, "
+        f"labelloc=t, fontname=Helvetica, label={_quote(_title(maze, path))}];",
+        "  node [shape=ellipse, style=filled, fillcolor=white, fontname=Helvetica];",
+        "  edge [color=gray45, arrowsize=0.7];",
+    ]
+    for node in maze.nodes:
+        treasures = maze.treasures_of(node)
+        label = node + ("\n" + " ".join(treasures) if treasures else "")
+        attributes = [f"label={_quote(label)}"]
+        if node == START:
+            attributes += ["shape=doublecircle", f'fillcolor="{_START_FILL}"']
+        elif treasures:
+            attributes.append(f'fillcolor="{_TREASURE_FILL}"')
+        lines.append(f"  {_quote(node)} [{', '.join(attributes)}];")
+    two_way, one_way = _edges(maze)
+    for a, b in two_way:
+        lines.append(f"  {_quote(a)} -> {_quote(b)} [dir=both];")
+    for a, b in one_way:
+        lines.append(f"  {_quote(a)} -> {_quote(b)};")
+    for (a, b), times in _steps_by_move(path).items():
+        label = ",".join(map(str, times))
+        lines.append(
+            f"  {_quote(a)} -> {_quote(b)} [color={_quote(_PATH_COLOR)}, penwidth=2.5, "
+            f"fontcolor={_quote(_PATH_COLOR)}, label={_quote(label)}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def output_format(path: str | os.PathLike[str]) -> str:
+    """``dot``, ``svg`` or ``png`` from a file name's suffix (``.gv`` counts as DOT)."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    suffix = "dot" if suffix == "gv" else suffix
+    if suffix not in FORMATS:
+        raise RenderError(
+            f"cannot tell the picture format from {os.fspath(path)!r}: use .dot, .svg or .png"
+        )
+    return suffix
+
+
+def render(
+    maze: Maze,
+    out: str | os.PathLike[str],
+    path: Sequence[str] | None = None,
+    *,
+    fmt: str | None = None,
+    engine: str = "auto",
+    inputs: Sequence[str | os.PathLike[str]] = (),
+) -> str:
+    """Write a picture of ``maze`` (and ``path``) to ``out`` atomically; return the engine used.
+
+    ``fmt``: ``dot``/``svg``/``png`` (default: from the suffix). ``engine``:
+    ``auto`` (Graphviz if on PATH, else matplotlib), ``graphviz`` or
+    ``matplotlib``. Returns ``"dot-text"``, ``"graphviz"`` or ``"matplotlib"``.
+    """
+    fmt = fmt or output_format(out)
+    if fmt not in FORMATS:
+        raise RenderError(f"unknown picture format {fmt!r} (valid: {', '.join(FORMATS)})")
+    if fmt == "dot":
+        with atomic_output(out, inputs=tuple(inputs)) as handle:
+            handle.write(maze_dot(maze, path))
+        return "dot-text"
+    if engine not in ("auto", "graphviz", "matplotlib"):
+        raise RenderError(f"unknown engine {engine!r} (auto, graphviz, matplotlib)")
+    graphviz = shutil.which("dot")
+    if engine == "graphviz" and graphviz is None:
+        raise RenderError("Graphviz's `dot` is not on PATH (Debian: apt-get install graphviz)")
+    if graphviz is not None and engine != "matplotlib":
+        picture = _graphviz(graphviz, maze_dot(maze, path), fmt)
+        with atomic_output(out, inputs=tuple(inputs), binary=True) as handle:
+            handle.write(picture)
+        return "graphviz"
+    _matplotlib(maze, path, out, fmt, inputs)
+    return "matplotlib"
+
+
+def _graphviz(program: str, dot: str, fmt: str) -> bytes:
+    try:
+        done = subprocess.run(
+            [program, f"-T{fmt}"], input=dot.encode(), capture_output=True, check=False
+        )
+    except OSError as exc:
+        raise RenderError(f"cannot run Graphviz: {exc}") from None
+    if done.returncode != 0:
+        detail = done.stderr.decode(errors="replace").strip().splitlines()
+        raise RenderError(
+            "Graphviz failed: " + (detail[0] if detail else f"exit {done.returncode}")
+        )
+    return done.stdout
+
+
+def _matplotlib(
+    maze: Maze,
+    path: Sequence[str] | None,
+    out: str | os.PathLike[str],
+    fmt: str,
+    inputs: Sequence[str | os.PathLike[str]],
+) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import networkx as nx
+    except ImportError:
+        raise RenderError(
+            "SVG/PNG pictures need Graphviz's `dot` on PATH or the plot extra "
+            "(pip install 'dimacs-satkit[plot]': matplotlib and networkx)"
+        ) from None
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(maze.nodes)
+    two_way, one_way = _edges(maze)
+    graph.add_edges_from(two_way)
+    graph.add_edges_from(one_way)
+    undirected = graph.to_undirected()
+    count = max(len(maze.nodes), 1)
+    # spring layout: pure numpy up to a few hundred nodes (kamada_kawai would need scipy)
+    positions = nx.spring_layout(undirected, seed=0, k=1.6 / count**0.5, iterations=300)
+
+    size = min(5 + 1.3 * count**0.5, 30)
+    node_size = 1400 if count <= 40 else 700
+    figure, axes = plt.subplots(figsize=(size, size * 0.8))
+    try:
+        colours = [
+            _START_FILL if node == START else _TREASURE_FILL if maze.treasures_of(node) else "white"
+            for node in maze.nodes
+        ]
+        nx.draw_networkx_nodes(
+            graph, positions, nodelist=maze.nodes, node_color=colours, edgecolors="black",
+            node_size=node_size, ax=axes,
+        )  # fmt: skip
+        labels = {
+            node: node
+            + ("\n" + " ".join(maze.treasures_of(node)) if maze.treasures_of(node) else "")
+            for node in maze.nodes
+        }
+        nx.draw_networkx_labels(graph, positions, labels=labels, font_size=8, ax=axes)
+        common = {"ax": axes, "node_size": node_size, "arrowsize": 14, "edge_color": "0.45"}
+        nx.draw_networkx_edges(graph, positions, edgelist=two_way, arrowstyle="<|-|>", **common)
+        nx.draw_networkx_edges(graph, positions, edgelist=one_way, arrowstyle="-|>", **common)
+        moves = _steps_by_move(path)
+        if moves:
+            nx.draw_networkx_edges(
+                graph, positions, edgelist=list(moves), edge_color=_PATH_COLOR, width=2.5,
+                arrowstyle="-|>", arrowsize=18, node_size=node_size,
+                connectionstyle="arc3,rad=0.18", ax=axes,
+            )  # fmt: skip
+            nx.draw_networkx_edge_labels(
+                graph, positions, edge_labels={m: ",".join(map(str, t)) for m, t in moves.items()},
+                font_color=_PATH_COLOR, font_size=9, connectionstyle="arc3,rad=0.18",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"}, ax=axes,
+            )  # fmt: skip
+        axes.set_title(_title(maze, path), fontsize=10)
+        axes.set_axis_off()
+        figure.tight_layout()
+        with atomic_output(out, inputs=tuple(inputs), binary=True) as handle:
+            figure.savefig(handle, format=fmt, dpi=110)
+    finally:
+        plt.close(figure)

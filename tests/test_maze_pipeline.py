@@ -1,0 +1,136 @@
+"""maze.pipeline: SAT ⇔ the search finds a walk, for both encodings; decoded paths validate."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from pysat.solvers import Minisat22
+
+from dpll import Solver
+from maze.generator import generate_maze
+from maze.parser import parse_maze, read_maze
+from maze.pipeline import MazeSolveError, attempt, solve_maze
+from maze.search import find_walk, shortest_walk
+from maze.validator import path_problems
+
+COMPAT = Path(__file__).resolve().parents[1].parent / "shared" / "compat"
+needs_compat = pytest.mark.skipif(not COMPAT.is_dir(), reason="../shared/compat is absent")
+
+SOLVERS = {
+    "dpll": lambda clauses: Solver(bootstrap_with=clauses),
+    "minisat22": lambda clauses: Minisat22(bootstrap_with=clauses),
+}
+
+
+def _mazes(count: int, seed: int):
+    """Small and medium random mazes, two-way and one-way, many of them unsatisfiable."""
+    rng = random.Random(seed)
+    for index in range(count):
+        nodes = rng.choice([rng.randint(2, 9), rng.randint(10, 45)])
+        yield generate_maze(
+            nodes,
+            rng.randint(0, 5),
+            rng.randint(0, 12),
+            seed=seed * 10_000 + index,
+            degree=rng.choice([1.5, 2.5, 3.5]),
+            one_way=rng.choice([0.0, 0.0, 0.3, 0.8]),
+        )
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+@pytest.mark.parametrize("encoding", ["assignment", "compact"])
+def test_sat_iff_search_finds_a_walk(solver, encoding):
+    outcomes = {True: 0, False: 0}
+    for maze in _mazes(150, seed=7):
+        answer = solve_maze(maze, SOLVERS[solver], encoding=encoding)
+        walk = find_walk(maze)
+        assert (answer.path is not None) == (walk is not None), maze.name
+        if answer.path is not None:
+            assert path_problems(maze, answer.path) == []
+        outcomes[answer.path is not None] += 1
+    assert min(outcomes.values()) >= 30  # the sample really holds both kinds
+
+
+def test_shortest_agrees_with_the_search():
+    for maze in _mazes(60, seed=3):
+        answer = solve_maze(maze, SOLVERS["dpll"], encoding="compact", shortest=True)
+        least = shortest_walk(maze)
+        assert (answer.path is None) == (least is None), maze.name
+        if least is not None:
+            assert answer.steps == len(least) - 1
+            assert [a.steps for a in answer.attempts] == list(range(answer.steps + 1))
+            assert [a.satisfiable for a in answer.attempts][-1] is True
+            assert not any(a.satisfiable for a in answer.attempts[:-1])
+        else:
+            assert [a.steps for a in answer.attempts] == list(range(maze.steps + 1))
+
+
+@needs_compat
+def test_example_maze_answers():
+    maze = read_maze(COMPAT / "Junxiao-Zhao__Davis-Putnam/FrontEndInput.txt")
+    answer = solve_maze(maze, SOLVERS["dpll"])
+    assert path_problems(maze, answer.path) == []
+    record = answer.attempts[0]
+    assert (record.clauses, record.variables, record.atoms, record.steps) == (334, 72, 72, 5)
+    assert record.satisfiable is True and "conflicts" in record.stats
+    shortest = solve_maze(maze, SOLVERS["minisat22"], shortest=True)
+    assert shortest.text() == "START C G H"
+    assert [a.satisfiable for a in shortest.attempts] == [False, False, False, True]
+    data = shortest.as_dict()
+    assert data["answer"] == "START C G H" and data["steps"] == 3
+    assert len(data["attempts"]) == 4 and data["attempts"][0]["satisfiable"] is False
+
+
+class _Liar:
+    """A solver that claims SAT and returns a model of its choosing."""
+
+    def __init__(self, model, verdict=True):
+        self.model, self.verdict = model, verdict
+
+    def solve(self):
+        return self.verdict
+
+    def get_model(self):
+        return self.model
+
+    def accum_stats(self):
+        raise NotImplementedError
+
+    def delete(self):
+        pass
+
+
+SMALL = parse_maze(
+    "START A B\nGOLD WAND\n3\n"
+    "START TREASURES NEXT A B\nA TREASURES GOLD NEXT START\nB TREASURES WAND NEXT START\n"
+)
+
+
+def test_a_model_that_breaks_a_clause_is_caught():
+    with pytest.raises(MazeSolveError, match="does not satisfy clause"):
+        attempt(SMALL, 3, lambda clauses: _Liar([-v for v in range(1, 21)]))
+
+
+def test_a_model_that_is_no_walk_is_caught(monkeypatch):
+    """With the clause check switched off, the path check still refuses a wrong walk."""
+    monkeypatch.setattr("maze.pipeline.check_model", lambda *args: None)
+    walk = [1, 5, 9, 10]  # At(START,0) At(A,1) At(B,2) At(START,3): no exit A -> B
+    model = [v if v in walk or v > 12 else -v for v in range(1, 21)]
+    with pytest.raises(MazeSolveError, match="no exit from A to B"):
+        attempt(SMALL, 3, lambda clauses: _Liar(model))
+    with pytest.raises(MazeSolveError, match="no At"):
+        attempt(SMALL, 3, lambda clauses: _Liar([-v for v in range(1, 21)]))
+
+
+def test_a_solver_that_gives_up():
+    with pytest.raises(ValueError, match="no answer"):
+        attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=None))
+
+
+def test_unsatisfiable_has_no_model_request():
+    record, path = attempt(SMALL, 2, SOLVERS["dpll"])
+    assert path is None and record.satisfiable is False
+    record, path = attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=False))
+    assert path is None and record.stats == {}

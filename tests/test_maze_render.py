@@ -1,0 +1,102 @@
+"""maze.render: DOT text always; SVG/PNG with Graphviz or matplotlib; clear errors otherwise."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from maze.parser import parse_maze
+from maze.render import RenderError, maze_dot, output_format, render
+
+ROOT = Path(__file__).resolve().parents[1]
+MAZE = parse_maze(
+    'START A "Q"\nGOLD WAND\n3\n'
+    'START TREASURES NEXT A\nA TREASURES GOLD NEXT START "Q"\n"Q" TREASURES WAND NEXT START\n',
+    "r.txt",
+)
+PATH = ["START", "A", "START", "A"]
+
+
+def test_dot_text():
+    dot = maze_dot(MAZE, PATH)
+    assert dot.startswith("digraph maze {") and dot.endswith("}\n")
+    assert '"START" -> "A" [dir=both];' in dot  # START <-> A is two-way
+    assert '"A" -> "\\"Q\\"";' in dot  # one-way, the quote in the name escaped
+    assert '"\\"Q\\"" -> "START";' in dot
+    assert 'label="A\\nGOLD"' in dot  # treasures labelled, newline escaped
+    assert "shape=doublecircle" in dot
+    assert 'label="1,3"' in dot and 'label="2"' in dot  # steps numbered, repeats grouped
+    assert "path: START A START A" in dot
+
+
+def test_dot_without_path_has_no_red_edges():
+    assert "penwidth" not in maze_dot(MAZE)
+
+
+def test_output_format():
+    assert [output_format(name) for name in ("a.svg", "b.PNG", "c.dot", "d.gv")] == [
+        "svg",
+        "png",
+        "dot",
+        "dot",
+    ]
+    with pytest.raises(RenderError, match=r"\.dot, \.svg or \.png"):
+        output_format("picture.jpg")
+
+
+def test_dot_file(tmp_path):
+    out = tmp_path / "m.dot"
+    assert render(MAZE, out, PATH) == "dot-text"
+    assert out.read_text() == maze_dot(MAZE, PATH)
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_matplotlib(tmp_path, fmt):
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("networkx")
+    out = tmp_path / f"m.{fmt}"
+    assert render(MAZE, out, PATH, engine="matplotlib") == "matplotlib"
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG") if fmt == "png" else b"<svg" in data[:2000]
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_graphviz(tmp_path, fmt):
+    out = tmp_path / f"m.{fmt}"
+    assert render(MAZE, out, PATH, engine="graphviz") == "graphviz"
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG") if fmt == "png" else b"<svg" in data
+
+
+def test_graphviz_requested_but_absent(tmp_path, monkeypatch):
+    monkeypatch.setattr("maze.render.shutil.which", lambda name: None)
+    with pytest.raises(RenderError, match="apt-get install graphviz"):
+        render(MAZE, tmp_path / "m.png", engine="graphviz")
+
+
+def test_no_renderer_at_all(tmp_path, monkeypatch):
+    monkeypatch.setattr("maze.render.shutil.which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "networkx", None)  # makes `import networkx` fail
+    with pytest.raises(RenderError, match=r"plot extra"):
+        render(MAZE, tmp_path / "m.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_graphviz_failure_is_reported(tmp_path, monkeypatch):
+    fake = tmp_path / "dot"
+    fake.write_text("#!/bin/sh\necho 'syntax error in line 1' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr("maze.render.shutil.which", lambda name: str(fake))
+    with pytest.raises(RenderError, match="Graphviz failed: syntax error"):
+        render(MAZE, tmp_path / "m.svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dot"]
+
+
+def test_unknown_engine(tmp_path):
+    with pytest.raises(RenderError, match="unknown engine"):
+        render(MAZE, tmp_path / "m.png", engine="gnuplot")
