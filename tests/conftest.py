@@ -1,0 +1,37 @@
+"""Shared fixtures: the read-only material in ``../shared`` beside the checkout.
+
+Tests that need it take one of these fixtures and are skipped, with the reason,
+when the folder is absent (a bare clone without ``../shared``). CI has it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def _folder(path: Path) -> Path:
+    if not path.is_dir():
+        pytest.skip(f"{path} is absent (the shared data lives in ../shared beside the checkout)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    """``../shared`` (skips the test when it is absent)."""
+    return _folder(SHARED)
+
+
+@pytest.fixture(scope="session")
+def compat(shared: Path) -> Path:
+    """``../shared/compat``: real files written by other implementations (see its SOURCES.md)."""
+    return _folder(shared / "compat")
+
+
+@pytest.fixture(scope="session")
+def satlib(shared: Path) -> Path:
+    """``../shared/bench/satlib``: 2,511 SATLIB CNF files, one folder per family."""
+    return _folder(shared / "bench" / "satlib")
