@@ -1,5 +1,413 @@
-"""Commands that drive the `maze` package (edge code: the only place here that prints)."""
+"""Commands that drive the `maze` package: `satkit maze encode|decode|solve|generate|show`.
+
+Edge code: the only module of the package that prints, and the only one that
+imports ``crosscheck`` (for ``--solver NAME``). Exit codes: ``solve`` follows
+the SAT-competition convention like every solve command — 10 a path was found,
+20 no solution, 0 unknown (interrupted); the other commands exit 0. Bad input:
+1 with one ``error: FILE:LINE: …`` line; usage errors: 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
 
 import click
 
-commands: list[click.Command] = []
+from formats.assignment import parse_dp_output
+from formats.cli import fail, print_warnings, report_errors
+from formats.detect import read_formula
+from formats.errors import FormatError, FormatWarning
+from formats.formula import Formula
+from formats.results import parse_result
+from formats.streams import atomic_output, display_name, read_text
+from maze.cnf import ENCODINGS, encode
+from maze.decoder import decode, parse_path_text
+from maze.generator import generate_maze
+from maze.model import Maze
+from maze.parser import read_maze
+from maze.pipeline import Attempt, MazeSolveError, solve_maze
+from maze.render import FORMATS, RenderError, render
+from maze.search import find_walk
+from maze.validator import path_problems
+from maze.writer import maze_text
+
+EXIT_SOLVED = 10
+EXIT_NO_SOLUTION = 20
+EXIT_UNKNOWN = 0
+
+
+def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maze:
+    """Read a maze, print its warnings, apply a ``--steps`` override."""
+    maze = read_maze(path, strict=strict)
+    print_warnings(maze.warnings, quiet)
+    return maze if steps is None else maze.with_steps(steps)
+
+
+def _progress(quiet: bool) -> bool:
+    """Whether to show progress: stderr is a terminal and --quiet was not given."""
+    return not quiet and sys.stderr.isatty()
+
+
+@click.group("maze")
+def maze_group() -> None:
+    """The treasure maze of the assignment: front end, back end, the whole pipeline,
+    random mazes and pictures."""
+
+
+# --------------------------------------------------------------------------- encode
+@maze_group.command("encode")
+@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
+@click.option(
+    "--to",
+    type=click.Choice(["assignment", "dimacs"]),
+    default="assignment",
+    show_default=True,
+    help="assignment: the DP input (clauses, 0, key). dimacs: p cnf + 'c var N NAME' comments.",
+)
+@click.option(
+    "--encoding",
+    type=click.Choice(ENCODINGS),
+    default="assignment",
+    show_default=True,
+    help="assignment: exactly the 8 categories. compact: at-most-one as a sequential counter.",
+)
+@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--strict", is_flag=True, help="Treat warnings (name lengths, …) as errors.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings or notes on stderr.")
+@report_errors
+def encode_command(
+    maze_file: str,
+    output: str,
+    to: str,
+    encoding: str,
+    steps: int | None,
+    strict: bool,
+    quiet: bool,
+) -> None:
+    """The front end: write the clauses for MAZE (the assignment's example maze with K=5
+    gives 334 clauses over 72 atoms)."""
+    maze = _read(maze_file, strict, quiet, steps)
+    started = time.perf_counter()
+    cnf = encode(maze, encoding)
+    cnf.write(output, to, inputs=(maze_file,))
+    if _progress(quiet) and output != "-":
+        click.echo(
+            f"{output}: {cnf.clause_count} clauses over {cnf.nvars} variables "
+            f"({time.perf_counter() - started:.2f} s)",
+            err=True,
+        )
+
+
+# --------------------------------------------------------------------------- decode
+def _looks_like_result(text: str) -> bool:
+    """Whether IN is a solver result (s/v/c lines, or SAT/UNSAT/INDET) rather than DP output."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        return stripped[0] in "csv" or stripped in ("SAT", "UNSAT", "INDET")
+    return False
+
+
+def _read_cnf(path: str, strict: bool) -> Formula:
+    """The CNF that was solved: DIMACS or a DP input (front-end output), detected."""
+    formula, _kind = read_formula(path, strict=strict)
+    return formula
+
+
+def _back_matter_line(text: str) -> int:
+    """The file line on which the back matter starts (after the first line that is ``0``)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() == "0":
+            return number + 1
+    return 1
+
+
+@maze_group.command("decode")
+@click.argument("answer", metavar="IN", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
+@click.option(
+    "--cnf",
+    "cnf_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The CNF that was solved (DIMACS with 'c var' names, or a DP input with its key): "
+    "needed for an external solver's result; the model is checked against it.",
+)
+@click.option(
+    "--maze",
+    "maze_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The maze: the path is validated against it, NO SOLUTION is confirmed by search.",
+)
+@click.option("--trim", is_flag=True, help="Cut the walk when every treasure is held.")
+@click.option("--strict", is_flag=True, help="Strict reading of the CNF and the maze.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings on stderr.")
+@report_errors
+def decode_command(
+    answer: str,
+    output: str,
+    cnf_file: str | None,
+    maze_file: str | None,
+    trim: bool,
+    strict: bool,
+    quiet: bool,
+) -> None:
+    """The back end: print the path 'START A B …' (or NO SOLUTION) that IN describes.
+
+    IN is a DP output (atom T/F lines, 0, the key), or — with --cnf — a solver's
+    result (SAT-competition 's'/'v' lines, or a MiniSat result file). The path
+    is checked before it is printed; an invalid one is an error.
+    """
+    name = display_name(answer)
+    text = read_text(answer)
+    maze = _read(maze_file, strict, quiet) if maze_file else None
+    formula = _read_cnf(cnf_file, strict) if cnf_file else None
+    if formula is not None:
+        print_warnings(formula.warnings, quiet)
+    clauses = formula.clauses if formula is not None else None
+
+    if _looks_like_result(text):
+        if formula is None:
+            raise FormatError(
+                name, None, "a solver result carries no key: give the CNF it solved with --cnf"
+            )
+        result = parse_result(text, name)
+        if result.status == "UNKNOWN":
+            raise FormatError(name, None, "the solver gave no answer (UNKNOWN): nothing to decode")
+        valuation = None
+        if result.status == "SAT":
+            valuation = {abs(lit): lit > 0 for lit in (result.model or [])}
+        decoded = decode(valuation, formula, name, maze=maze, clauses=clauses, trim=trim)
+    else:
+        output_of_dp = parse_dp_output(text, name)
+        key_source: Any = output_of_dp.back_matter
+        if formula is not None and (formula.names or formula.back_matter):
+            key_source = formula
+        decoded = decode(
+            output_of_dp.valuation,
+            key_source,
+            name,
+            maze=maze,
+            clauses=clauses,
+            trim=trim,
+            key_line=_back_matter_line(text),
+        )
+    inputs = tuple(p for p in (answer, cnf_file, maze_file) if p)
+    with atomic_output(output, inputs=inputs) as handle:
+        handle.write(decoded.text() + "\n")
+
+
+# --------------------------------------------------------------------------- solve
+def _factory(name: str, seed: int) -> Any:
+    from crosscheck.registry import make_solver
+
+    options = {"seed": seed} if name.startswith("dpll") else {}
+
+    def factory(clauses: list[list[int]]) -> Any:
+        return make_solver(name, bootstrap_with=clauses, **options)
+
+    return factory
+
+
+def _check_solver(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from crosscheck.registry import canonical_name
+
+    try:
+        canonical_name(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def _attempt_line(record: Attempt) -> str:
+    verdict = {True: "satisfiable", False: "unsatisfiable", None: "unknown"}[record.satisfiable]
+    return (
+        f"K={record.steps}: {verdict} ({record.clauses} clauses, {record.variables} variables, "
+        f"solved in {record.solve_seconds:.3f} s)"
+    )
+
+
+@maze_group.command("solve")
+@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--solver",
+    default="dpll",
+    show_default=True,
+    callback=_check_solver,
+    help="dpll, dpll:classic[/HEURISTIC], or a PySAT solver (minisat22, cadical153, glucose4, …).",
+)
+@click.option("--encoding", type=click.Choice(ENCODINGS), default="assignment", show_default=True)
+@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--shortest", is_flag=True, help="Find the least K (0..K) that has a path.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for our solver.")
+@click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, K, sizes, stats.")
+@click.option("--strict", is_flag=True, help="Treat maze warnings as errors.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings or notes on stderr.")
+@report_errors
+def solve_command(
+    maze_file: str,
+    solver: str,
+    encoding: str,
+    steps: int | None,
+    shortest: bool,
+    seed: int,
+    output: str,
+    as_json: bool,
+    strict: bool,
+    quiet: bool,
+) -> None:
+    """Encode, solve, decode and validate: print the path for MAZE or NO SOLUTION.
+
+    Exit 10 when a path is found, 20 when there is none, 0 when interrupted.
+    """
+    maze = _read(maze_file, strict, quiet, steps)
+
+    def report(record: Attempt) -> None:
+        if shortest and not quiet and not as_json:
+            click.echo(_attempt_line(record), err=True)
+
+    started = time.perf_counter()
+    try:
+        answer = solve_maze(
+            maze, _factory(solver, seed), encoding=encoding, shortest=shortest, on_attempt=report
+        )
+    except KeyboardInterrupt:
+        click.echo("interrupted: no answer", err=True)
+        sys.exit(EXIT_UNKNOWN)
+    except MazeSolveError as exc:
+        fail(f"{solver}: {exc}")
+        return
+    except ValueError as exc:  # a solver refusing its options, or giving up
+        fail(f"{solver}: {exc}")
+        return
+    if as_json:
+        report_dict = answer.as_dict()
+        report_dict["solver"] = solver
+        report_dict["seed"] = seed
+        report_dict["total_seconds"] = round(time.perf_counter() - started, 6)
+        text = json.dumps(report_dict, indent=2) + "\n"
+    else:
+        text = answer.text() + "\n"
+    with atomic_output(output, inputs=(maze_file,)) as handle:
+        handle.write(text)
+    sys.exit(EXIT_SOLVED if answer.path is not None else EXIT_NO_SOLUTION)
+
+
+# --------------------------------------------------------------------------- generate
+@maze_group.command("generate")
+@click.option("--nodes", type=click.IntRange(min=1), required=True, help="Number of nodes.")
+@click.option("--treasures", type=click.IntRange(min=0), required=True, help="Treasures.")
+@click.option("--steps", "-k", type=click.IntRange(min=0), required=True, help="K.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option(
+    "--degree", type=click.FloatRange(min=0), default=3.0, show_default=True,
+    help="Average number of neighbours.",
+)  # fmt: skip
+@click.option(
+    "--one-way", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+    help="Probability that an edge is one-way.",
+)  # fmt: skip
+@click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
+@report_errors
+def generate_command(
+    nodes: int,
+    treasures: int,
+    steps: int,
+    seed: int,
+    degree: float,
+    one_way: float,
+    output: str,
+) -> None:
+    """Write a random maze in the front-end format (same seed, same maze)."""
+    try:
+        maze = generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    with atomic_output(output) as handle:
+        handle.write(maze_text(maze))
+
+
+# --------------------------------------------------------------------------- show
+@maze_group.command("show")
+@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", required=True, help="OUT.svg, OUT.png or OUT.dot ('-': DOT).")
+@click.option(
+    "--path",
+    "path_file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default=None,
+    help="A back-end output (the path line) to draw with numbered steps.",
+)
+@click.option("--solve", "solve_path", is_flag=True, help="Draw a path found by the search.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Else by suffix.")
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "graphviz", "matplotlib"]),
+    default="auto",
+    show_default=True,
+    help="SVG/PNG renderer: Graphviz's dot if on PATH, else networkx + matplotlib.",
+)
+@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--strict", is_flag=True, help="Maze warnings and an invalid path are errors.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings on stderr.")
+@report_errors
+def show_command(
+    maze_file: str,
+    output: str,
+    path_file: str | None,
+    solve_path: bool,
+    fmt: str | None,
+    engine: str,
+    steps: int | None,
+    strict: bool,
+    quiet: bool,
+) -> None:
+    """Draw MAZE as a graph (treasures labelled), with a path if one is given."""
+    if path_file and solve_path:
+        raise click.UsageError("--path and --solve both choose the path: give one")
+    maze = _read(maze_file, strict, quiet, steps)
+    path = None
+    if path_file:
+        name = display_name(path_file)
+        path = parse_path_text(read_text(path_file), name)
+        if path is None:
+            print_warnings(
+                [_note(name, "the path file says NO SOLUTION: drawing the maze only")], quiet
+            )
+        else:
+            problems = path_problems(maze, path, len(path) - 1)
+            if problems:
+                message = "the path is not a valid walk in the maze: " + "; ".join(problems)
+                if strict:
+                    raise FormatError(name, None, message)
+                print_warnings([_note(name, message)], quiet)
+    elif solve_path:
+        path = find_walk(maze)
+        if path is None:
+            print_warnings([_note(maze.name, f"no walk with K={maze.steps}")], quiet)
+    if output == "-":
+        fmt = fmt or "dot"
+        if fmt != "dot":
+            raise click.UsageError("only DOT text can go to stdout; name an .svg or .png file")
+    inputs = tuple(p for p in (maze_file, path_file) if p)
+    try:
+        used = render(maze, output, path, fmt=fmt, engine=engine, inputs=inputs)
+    except RenderError as exc:
+        fail(str(exc))
+        return
+    if _progress(quiet) and output != "-":
+        click.echo(f"{output}: drawn with {used}", err=True)
+
+
+def _note(file: str, message: str) -> FormatWarning:
+    return FormatWarning(file, None, message)
+
+
+commands: list[click.Command] = [maze_group]

@@ -1,0 +1,417 @@
+"""`satkit maze …` end to end: outputs, exit codes, and a table of malformed mazes."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pysat.solvers import Minisat22
+
+from formats.assignment import dp_output_text, parse_dp_input
+from formats.dimacs import parse_dimacs
+from formats.results import SolverResult, competition_text, minisat_result_text
+from maze.decoder import parse_path_text
+from maze.parser import read_maze
+from maze.validator import path_problems
+from satkit import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "data" / "maze" / "example.txt"
+SMALL = ROOT / "data" / "maze" / "small.txt"
+UNSAT = ROOT / "data" / "maze" / "unsat-60-oneway.txt"
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, ["maze", *map(str, args)], input=stdin)
+
+
+def valid_for(maze_file: Path, line: str) -> bool:
+    path = parse_path_text(line)
+    return path is not None and not path_problems(read_maze(maze_file), path)
+
+
+# --------------------------------------------------------------------------- encode
+def test_encode_example_to_stdout():
+    result = run("encode", EXAMPLE)
+    assert result.exit_code == 0, result.output
+    formula = parse_dp_input(result.stdout, "out")
+    assert len(formula.clauses) == 334 and formula.nvars == 72
+    assert formula.back_matter.startswith("1 At(START,0)\n2 At(A,0)\n")
+    assert formula.back_matter.endswith("72 Has(RUBY,5)\n")
+    assert result.stderr == ""
+
+
+def test_encode_small_counts():
+    result = run("encode", SMALL)
+    formula = parse_dp_input(result.stdout, "out")
+    assert (len(formula.clauses), formula.nvars) == (46, 20)
+
+
+def test_encode_dimacs_names_atoms(tmp_path):
+    out = tmp_path / "ex.cnf"
+    result = run("encode", EXAMPLE, "--to", "dimacs", "-o", out)
+    assert result.exit_code == 0 and result.stdout == ""
+    formula = parse_dimacs(out.read_text(), "ex.cnf", strict=True)
+    assert (formula.nvars, len(formula.clauses)) == (72, 334)
+    assert formula.names[1] == "At(START,0)" and formula.names[72] == "Has(RUBY,5)"
+
+
+def test_encode_compact_and_steps(tmp_path):
+    result = run("encode", EXAMPLE, "--encoding", "compact", "--steps", "3", "--to", "dimacs")
+    formula = parse_dimacs(result.stdout, "c.cnf")
+    assert formula.nvars == 48 + 32  # 12 At/Has per time * 4 times + 8 registers * 4 times
+    assert any(name.startswith("Aux(amo,") for name in formula.names.values())
+
+
+def test_encode_reads_stdin():
+    result = run("encode", "-", stdin=SMALL.read_text())
+    assert len(parse_dp_input(result.stdout, "out").clauses) == 46
+
+
+def test_encode_refuses_to_overwrite_its_input(tmp_path):
+    maze = tmp_path / "m.txt"
+    maze.write_text(SMALL.read_text())
+    result = run("encode", maze, "-o", maze)
+    assert result.exit_code == 1
+    assert "refusing to overwrite the input" in result.stderr
+    assert maze.read_text() == SMALL.read_text()
+
+
+def test_encode_warnings_and_strict(tmp_path):
+    maze = tmp_path / "long.txt"
+    maze.write_text("START LONGNAME\n\n1\nSTART TREASURES NEXT LONGNAME\nLONGNAME TREASURES NEXT\n")
+    result = run("encode", maze)
+    assert result.exit_code == 0
+    assert re.fullmatch(
+        r"warning: .*long\.txt:1: node name 'LONGNAME' is longer.*\n", result.stderr
+    )
+    assert run("encode", maze, "--quiet").stderr == ""
+    out = tmp_path / "out.txt"
+    strict = run("encode", maze, "--strict", "-o", out)
+    assert strict.exit_code == 1 and strict.stderr.startswith("error: ") and not out.exists()
+
+
+# --------------------------------------------------------------------------- bad input table
+BAD_MAZES = {
+    "empty": ("", 1),
+    "blank-first-line": ("\nGOLD\n1\n", 1),
+    "no-start": ("HOME A\nGOLD\n1\nHOME TREASURES NEXT A\n", 1),
+    "node-twice": ("START A A\nGOLD\n1\n", 1),
+    "keyword-node": ("START TREASURES\n\n1\n", 1),
+    "treasure-twice": ("START A\nGOLD GOLD\n1\n", 2),
+    "only-nodes": ("START A\n", 2),
+    "no-steps-line": ("START A\nGOLD\n", 3),
+    "steps-word": ("START A\nGOLD\nfive\n", 3),
+    "steps-negative": ("START A\nGOLD\n-2\n", 3),
+    "steps-float": ("START A\nGOLD\n2.0\n", 3),
+    "steps-two-numbers": ("START A\nGOLD\n2 3\n", 3),
+    "steps-empty": ("START A\nGOLD\n\nSTART TREASURES NEXT A\n", 3),
+    "unknown-head": ("START A\nGOLD\n1\nB TREASURES NEXT A\n", 4),
+    "unknown-exit": ("START A\nGOLD\n1\nSTART TREASURES NEXT B\n", 4),
+    "undeclared-treasure": ("START A\nGOLD\n1\nA TREASURES SILVER NEXT START\n", 4),
+    "second-line": (
+        "START A\n\n1\nA TREASURES NEXT START\nSTART TREASURES NEXT A\nA TREASURES NEXT\n",
+        6,
+    ),
+    "no-treasures-keyword": ("START A\nGOLD\n1\nA GOLD NEXT START\n", 4),
+    "no-next-keyword": ("START A\nGOLD\n1\nA TREASURES GOLD START\n", 4),
+    "keywords-swapped": ("START A\nGOLD\n1\nA NEXT START TREASURES GOLD\n", 4),
+    "missing-head": ("START A\nGOLD\n1\nTREASURES GOLD NEXT A\n", 4),
+    "toll-variant": ("START A\nGOLD\n1\nA TREASURES GOLD TOLLS NEXT START\n", 4),
+    "late-error-crlf": (
+        "START A\r\nGOLD\r\n1\r\nSTART TREASURES NEXT A\r\n\r\nA TREASURES NEXT Q\r\n",
+        6,
+    ),
+    "lowercase-keywords": ("START A\n\n1\nSTART treasures next A\n", 4),
+}
+
+
+@pytest.mark.parametrize("command", ["encode", "solve"])
+@pytest.mark.parametrize("case", sorted(BAD_MAZES))
+def test_bad_mazes(tmp_path, case, command):
+    text, line = BAD_MAZES[case]
+    maze = tmp_path / f"{case}.txt"
+    maze.write_text(text)
+    out = tmp_path / "out.txt"
+    result = run(command, maze, "-o", out)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert re.fullmatch(rf"error: {re.escape(str(maze))}:{line}: [^\n]+\n", result.stderr)
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [maze.name]
+
+
+def test_bad_maze_in_a_real_process_has_no_traceback(tmp_path):
+    maze = tmp_path / "bad.txt"
+    maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT Z\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "satkit", "maze", "solve", str(maze)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == f"error: {maze}:4: unknown node Z in the NEXT list of START\n"
+
+
+def test_missing_maze_file(tmp_path):
+    result = run("encode", tmp_path / "absent.txt")
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {tmp_path / 'absent.txt'}: no such file\n"
+
+
+# --------------------------------------------------------------------------- solve
+def test_solve_example():
+    result = run("solve", EXAMPLE)
+    assert result.exit_code == 10
+    assert valid_for(EXAMPLE, result.stdout)
+    assert result.stdout.count("\n") == 1 and result.stderr == ""
+
+
+def test_solve_no_solution():
+    result = run("solve", UNSAT)
+    assert result.exit_code == 20
+    assert result.stdout == "NO SOLUTION\n"
+
+
+@pytest.mark.parametrize("solver", ["dpll", "minisat22", "m22", "cadical153", "glucose4"])
+@pytest.mark.parametrize("encoding", ["assignment", "compact"])
+def test_solve_with_each_solver(solver, encoding):
+    result = run("solve", EXAMPLE, "--solver", solver, "--encoding", encoding)
+    assert result.exit_code == 10, result.output
+    assert valid_for(EXAMPLE, result.stdout)
+
+
+def test_solve_unknown_solver():
+    result = run("solve", EXAMPLE, "--solver", "fastsat")
+    assert result.exit_code == 2
+    assert "unknown solver 'fastsat'" in result.stderr and "minisat22" in result.stderr
+
+
+def test_solve_shortest_reports_each_k():
+    result = run("solve", EXAMPLE, "--shortest")
+    assert result.exit_code == 10
+    assert result.stdout == "START C G H\n"
+    lines = result.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["K=0", "K=1", "K=2", "K=3"]
+    assert "unsatisfiable" in lines[0] and lines[3].startswith("K=3: satisfiable (")
+    assert run("solve", EXAMPLE, "--shortest", "-q").stderr == ""
+
+
+def test_solve_json():
+    result = run("solve", EXAMPLE, "--json", "--shortest", "--solver", "minisat22")
+    assert result.exit_code == 10
+    data = json.loads(result.stdout)
+    assert data["answer"] == "START C G H" and data["path"] == ["START", "C", "G", "H"]
+    assert data["steps"] == 3 and data["solver"] == "minisat22" and data["encoding"] == "assignment"
+    assert [a["steps"] for a in data["attempts"]] == [0, 1, 2, 3]
+    last = data["attempts"][-1]
+    assert last["clauses"] == 9 * 8 // 2 * 4 + 9 * 3 + 6 * 4 + 3 * 3 * 2 + 1 + 3 + 3
+    assert last["variables"] == 12 * 4 and last["satisfiable"] is True
+    assert {"conflicts", "decisions"} <= set(last["stats"])
+    assert data["total_seconds"] >= last["solve_seconds"] >= 0
+    assert result.stderr == ""
+
+
+def test_solve_json_no_solution():
+    result = run("solve", UNSAT, "--json", "--encoding", "compact")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 20 and data["answer"] == "NO SOLUTION" and data["path"] is None
+
+
+def test_solve_steps_override_and_output_file(tmp_path):
+    out = tmp_path / "path.txt"
+    result = run("solve", SMALL, "--steps", "2", "-o", out)
+    assert result.exit_code == 20 and out.read_text() == "NO SOLUTION\n"
+
+
+def test_solve_seed_is_deterministic():
+    first = run("solve", ROOT / "data/maze/gen-60-oneway.txt", "--seed", "5", "--json")
+    second = run("solve", ROOT / "data/maze/gen-60-oneway.txt", "--seed", "5", "--json")
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["path"] == b["path"] and a["attempts"][0]["stats"] == b["attempts"][0]["stats"]
+
+
+# --------------------------------------------------------------------------- decode
+def _model(cnf_text: str) -> list[int]:
+    formula = parse_dimacs(cnf_text, "x.cnf")
+    with Minisat22(bootstrap_with=formula.clauses) as solver:
+        assert solver.solve()
+        return solver.get_model()
+
+
+@pytest.fixture
+def example_files(tmp_path):
+    """The example maze encoded both ways, and MiniSat's model in every answer format."""
+    dp_in = tmp_path / "ex.dp"
+    cnf = tmp_path / "ex.cnf"
+    assert run("encode", EXAMPLE, "-o", dp_in).exit_code == 0
+    assert run("encode", EXAMPLE, "--to", "dimacs", "-o", cnf).exit_code == 0
+    model = _model(cnf.read_text())
+    valuation = {abs(lit): lit > 0 for lit in model}
+    files = {"dp_in": dp_in, "cnf": cnf}
+    files["dp_out"] = tmp_path / "ex.out"
+    files["dp_out"].write_text(
+        dp_output_text(valuation, parse_dp_input(dp_in.read_text()).back_matter)
+    )
+    files["competition"] = tmp_path / "ex.comp"
+    files["competition"].write_text(competition_text(SolverResult("SAT", model)))
+    files["minisat"] = tmp_path / "ex.minisat"
+    files["minisat"].write_text(minisat_result_text(SolverResult("SAT", model)))
+    return files
+
+
+def test_decode_dp_output(example_files):
+    result = run("decode", example_files["dp_out"])
+    assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout)
+    again = run(
+        "decode", example_files["dp_out"], "--maze", EXAMPLE, "--cnf", example_files["dp_in"]
+    )
+    assert again.stdout == result.stdout
+
+
+@pytest.mark.parametrize("kind", ["competition", "minisat"])
+@pytest.mark.parametrize("cnf", ["cnf", "dp_in"])
+def test_decode_solver_results(example_files, kind, cnf):
+    result = run("decode", example_files[kind], "--cnf", example_files[cnf], "--maze", EXAMPLE)
+    assert result.exit_code == 0, result.output
+    assert valid_for(EXAMPLE, result.stdout)
+
+
+def test_decode_trim(example_files):
+    full = run("decode", example_files["dp_out"]).stdout.split()
+    trimmed = run("decode", example_files["dp_out"], "--trim").stdout.split()
+    with_maze = run("decode", example_files["dp_out"], "--trim", "--maze", EXAMPLE).stdout.split()
+    assert trimmed == with_maze == full[: len(trimmed)]
+    assert len(trimmed) <= len(full)
+
+
+def test_decode_result_needs_cnf(example_files):
+    result = run("decode", example_files["competition"])
+    assert result.exit_code == 1
+    assert "give the CNF it solved with --cnf" in result.stderr
+
+
+def test_decode_unsat_and_unknown(tmp_path, example_files):
+    unsat = tmp_path / "u.comp"
+    unsat.write_text("s UNSATISFIABLE\n")
+    result = run("decode", unsat, "--cnf", example_files["cnf"])
+    assert result.exit_code == 0 and result.stdout == "NO SOLUTION\n"
+    # ... but the maze has a walk, so with --maze the lie is caught
+    caught = run("decode", unsat, "--cnf", example_files["cnf"], "--maze", EXAMPLE)
+    assert caught.exit_code == 1 and "but" in caught.stderr and "has a walk" in caught.stderr
+    unknown = tmp_path / "x.comp"
+    unknown.write_text("s UNKNOWN\n")
+    result = run("decode", unknown, "--cnf", example_files["cnf"])
+    assert result.exit_code == 1 and "UNKNOWN" in result.stderr
+
+
+def test_decode_wrong_model_is_an_error(tmp_path, example_files):
+    wrong = tmp_path / "wrong.comp"
+    wrong.write_text(competition_text(SolverResult("SAT", [-v for v in range(1, 73)])))
+    out = tmp_path / "path.txt"
+    result = run("decode", wrong, "--cnf", example_files["cnf"], "-o", out)
+    assert result.exit_code == 1 and "does not satisfy clause" in result.stderr
+    assert not out.exists()
+
+
+def test_decode_path_invalid_for_the_maze(example_files):
+    other = ROOT / "data" / "maze" / "gen-30.txt"
+    result = run("decode", example_files["dp_out"], "--maze", other)
+    assert result.exit_code == 1 and "which maze" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("1 T\n2 F\n", "no line '0'"),
+        ("1 T\n2 N\n0\n", "must be T or F"),
+        ("1 T\n0\nfree text only\n", "no key names the At(N,I) atoms"),
+        ("1 T\n2 T\n0\n1 At(START,0)\n2 At(A,0)\n", "at START and A at time 0"),
+        ("1 F\n2 T\n0\n1 At(START,0)\n2 At(A,0)\n", "starts at A"),
+        ("1 T\n2 F\n0\n1 At(START,0)\n2 At(START,1)\n", "no At(N,1) atom is true"),
+        ("1 T\n2 F\n0\n1 At(START,0)\n2 Has(GOLD,0)\n", "does not hold GOLD"),
+        ("1 T\n0\n1 At(START,0)\n1 At(A,0)\n", "atom 1 is named twice"),
+    ],
+)
+def test_decode_bad_dp_outputs(tmp_path, text, fragment):
+    bad = tmp_path / "bad.out"
+    bad.write_text(text)
+    result = run("decode", bad)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {bad}") and fragment in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- generate
+def test_generate_is_deterministic_and_readable(tmp_path):
+    args = ("generate", "--nodes", "30", "--treasures", "4", "--steps", "12", "--seed", "1")
+    first = run(*args)
+    assert first.exit_code == 0
+    assert first.stdout == run(*args).stdout
+    assert first.stdout == (ROOT / "data" / "maze" / "gen-30.txt").read_text()
+    out = tmp_path / "g.txt"
+    assert run(*args, "--one-way", "0.5", "--degree", "2", "-o", out).exit_code == 0
+    assert read_maze(out).warnings == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--nodes", "0", "--treasures", "0", "--steps", "1"),
+        ("--nodes", "1", "--treasures", "2", "--steps", "1"),
+        ("--nodes", "5", "--treasures", "1", "--steps", "1", "--one-way", "2"),
+        ("--nodes", "5", "--treasures", "1"),
+    ],
+)
+def test_generate_usage_errors(args):
+    assert run("generate", *args).exit_code == 2
+
+
+# --------------------------------------------------------------------------- show
+def test_show_dot_to_stdout():
+    result = run("show", EXAMPLE, "-o", "-", "--solve")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("digraph maze {") and "penwidth" in result.stdout
+
+
+def test_show_with_path_file(tmp_path):
+    path = tmp_path / "be_out.txt"
+    path.write_bytes(b"\xef\xbb\xbfSTART C G H G H")  # BOM, no newline: as Junxiao-Zhao writes it
+    out = tmp_path / "m.png"
+    result = run("show", EXAMPLE, "--path", path, "-o", out, "--engine", "matplotlib")
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_show_invalid_path_warns_or_fails(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("START H\n")
+    result = run("show", EXAMPLE, "--path", path, "-o", tmp_path / "m.dot")
+    assert result.exit_code == 0 and "warning:" in result.stderr and "no exit" in result.stderr
+    strict = run("show", EXAMPLE, "--path", path, "-o", tmp_path / "n.dot", "--strict")
+    assert strict.exit_code == 1 and not (tmp_path / "n.dot").exists()
+
+
+def test_show_usage_errors(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("START A\n")
+    assert run("show", EXAMPLE, "--path", path, "--solve", "-o", "-").exit_code == 2
+    assert run("show", EXAMPLE, "-o", "-", "--format", "png").exit_code == 2
+    bad = run("show", EXAMPLE, "-o", tmp_path / "m.jpg")
+    assert bad.exit_code == 1 and ".dot, .svg or .png" in bad.stderr
+
+
+def test_show_no_solution_path(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("NO SOLUTION\n")
+    result = run("show", EXAMPLE, "--path", path, "-o", tmp_path / "m.dot")
+    assert result.exit_code == 0 and "NO SOLUTION" in result.stderr
+    assert "penwidth" not in (tmp_path / "m.dot").read_text()
