@@ -405,8 +405,13 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
     return reader.finish(first_line + block.count(b"\n"))
 
 
-def _text_blocks(data: bytes, block_size: int = BLOCK_SIZE) -> Iterator[tuple[bytes, int]]:
-    """Cut an in-memory buffer into blocks of whole lines: ``(block, first_line)``."""
+def _text_blocks(data: bytes, block_size: int | None = None) -> Iterator[tuple[bytes, int]]:
+    """Cut an in-memory buffer into blocks of whole lines: ``(block, first_line)``.
+
+    ``block_size`` defaults to the module's BLOCK_SIZE as it is at call time.
+    """
+    if block_size is None:
+        block_size = BLOCK_SIZE
     start = 0
     line = 1
     size = len(data)
