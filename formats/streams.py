@@ -134,19 +134,20 @@ def iter_byte_blocks(
         first = True
         while True:
             try:
-                chunk = stream.read(block_size)
+                # at least 3 bytes first, so a BOM at the start of decompressed data is whole
+                chunk = stream.read(max(block_size, 3) if first else block_size)
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += carry.count(b"\n")
                 detail = str(exc) or type(exc).__name__
                 message = f"{kind} data is truncated or corrupt ({detail})"
                 raise FormatError(name, line, message) from None
-            if first and kind is not None and chunk.startswith(b"\xef\xbb\xbf"):
-                chunk = chunk[3:]
-            first = False
             if not chunk:
                 if carry:
                     yield carry, line
                 return
+            if first and kind is not None and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]  # may leave it empty: only an empty read means the end
+            first = False
             data = carry + chunk if carry else chunk
             cut = data.rfind(b"\n") + 1
             if cut == 0:
