@@ -258,15 +258,12 @@ class _Reader:
         text, first_line = self.pending_at
         tokens = text.split()
         last_zero = max((i for i, token in enumerate(tokens) if int(token) == 0), default=-1)
-        if last_zero < 0:
-            return first_line
-        # the line of the first token after the last 0
+        target = last_zero + 1  # index of the open clause's first token
         for offset, line_text in enumerate(text.split(b"\n")):
             count = len(line_text.split())
-            if last_zero < count:
-                rest = line_text.split()[last_zero + 1 :]
-                return first_line + offset + (0 if rest else 1)
-            last_zero -= count
+            if target < count:
+                return first_line + offset
+            target -= count
         return first_line
 
     def find_bad_token(self, text: bytes, first_line: int) -> None:
