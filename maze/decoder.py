@@ -144,7 +144,8 @@ def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool],
 def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str) -> None:
     """Raise FormatError unless ``path`` is a valid walk in ``maze`` (with the key's K)."""
     if key is not None:
-        unknown = [node for node in key.nodes if node not in set(maze.nodes)]
+        # the empty name is a known quirk (`split(" ")` on `G  H`): harmless unless visited
+        unknown = [node for node in key.nodes if node and node not in set(maze.nodes)]
         if unknown:
             raise FormatError(
                 file, None, f"the key names node {unknown[0]}, which maze {maze.name} does not have"
