@@ -1,0 +1,130 @@
+"""maze.decoder: reading paths, turning valuations into walks, and refusing what is not one."""
+
+from __future__ import annotations
+
+import pytest
+
+from formats.errors import FormatError
+from formats.formula import Formula
+from maze.cnf import encode
+from maze.decoder import (
+    Decoded,
+    check_model,
+    decode,
+    first_time_all_held,
+    parse_path_text,
+    path_from_valuation,
+)
+from maze.key import parse_key
+from maze.parser import parse_maze
+
+SMALL = parse_maze(
+    "START A B\nGOLD WAND\n3\n"
+    "START TREASURES NEXT A B\nA TREASURES GOLD NEXT START\nB TREASURES WAND NEXT START\n"
+)
+CNF = encode(SMALL)
+KEY = parse_key(CNF.key_text())
+
+
+def valuation_for(path, held_from=None):
+    """At atoms of ``path`` true; Has atoms true from the times given (treasure -> time)."""
+    values = {atom: False for atom in range(1, CNF.nvars + 1)}
+    for time, node in enumerate(path):
+        values[CNF.atoms.at(node, time)] = True
+    for treasure, since in (held_from or {}).items():
+        for time in range(since, SMALL.steps + 1):
+            values[CNF.atoms.has(treasure, time)] = True
+    return values
+
+
+GOOD = valuation_for(["START", "A", "START", "B"], {"GOLD": 1, "WAND": 3})
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("START A B\n", ["START", "A", "B"]),
+        ("\ufeffSTART C G H G H", ["START", "C", "G", "H", "G", "H"]),
+        ("START A START B \r\n", ["START", "A", "START", "B"]),
+        ("START, A, D, E, GOAL\n", ["START", "A", "D", "E", "GOAL"]),
+        ("\n\nSTART\n\n", ["START"]),
+        ("NO SOLUTION\n", None),
+        ("No solution.\n", None),
+    ],
+)
+def test_parse_path_text(text, path):
+    assert parse_path_text(text) == path
+
+
+@pytest.mark.parametrize(("text", "line"), [("", 1), ("  \n", 1), ("START A\nSTART B\n", 2)])
+def test_parse_path_text_errors(text, line):
+    with pytest.raises(FormatError) as caught:
+        parse_path_text(text, "p.txt")
+    assert caught.value.line == line
+
+
+def test_path_from_valuation():
+    assert path_from_valuation(GOOD, KEY, "v") == ["START", "A", "START", "B"]
+
+
+def test_missing_atoms_count_as_false():
+    partial = {atom: True for atom, value in GOOD.items() if value}
+    assert path_from_valuation(partial, KEY, "v") == ["START", "A", "START", "B"]
+
+
+def test_two_places_points_at_the_key_line():
+    values = dict(GOOD)
+    values[CNF.atoms.at("B", 1)] = True
+    with pytest.raises(FormatError) as caught:
+        path_from_valuation(values, KEY, "v")
+    assert "at A and B at time 1" in caught.value.message
+    assert caught.value.line == CNF.atoms.at("B", 1)  # key line n names atom n here
+
+
+def test_first_time_all_held():
+    assert first_time_all_held(GOOD, KEY) == 3
+    assert first_time_all_held(valuation_for(["START"] * 4, {"GOLD": 0, "WAND": 2}), KEY) == 2
+    assert first_time_all_held(valuation_for(["START"] * 4, {"GOLD": 1}), KEY) is None
+    assert first_time_all_held(GOOD, parse_key("1 At(START,0)\n")) is None
+
+
+def test_check_model_partial_and_negative():
+    check_model([[1, -2], [-3]], {1: True, 3: False}, "m")
+    with pytest.raises(FormatError, match="clause 2"):
+        check_model([[1], [-3]], {1: True}, "m")  # 3 missing: -3 is not satisfied
+    with pytest.raises(FormatError, match=r"\(empty clause\)"):
+        check_model([[]], {}, "m")
+
+
+def test_decode_with_every_key_source():
+    for source in (
+        CNF.key_text(),
+        KEY,
+        Formula(names=CNF.names()),
+        Formula(back_matter=CNF.key_text()),
+    ):
+        decoded = decode(GOOD, source, "v", maze=SMALL, clauses=CNF.clause_list())
+        assert decoded == Decoded(["START", "A", "START", "B"], decoded.key, 3)
+        assert decoded.text() == "START A START B"
+
+
+def test_decode_without_key():
+    for source in (None, "", Formula()):
+        with pytest.raises(FormatError, match="no key names the At"):
+            decode(GOOD, source, "v")
+
+
+def test_decode_no_solution():
+    assert decode(None, None, "v").text() == "NO SOLUTION"
+    key_k2 = encode(SMALL.with_steps(2)).key_text()
+    assert decode(None, key_k2, "v", maze=SMALL).path is None  # no walk with K=2
+    with pytest.raises(FormatError, match="has a walk with K=3"):
+        decode(None, CNF.key_text(), "v", maze=SMALL.with_steps(2))  # the key says K=3
+
+
+def test_decode_trim():
+    decoded = decode(
+        valuation_for(["START", "B", "START", "A"], {"WAND": 1, "GOLD": 3}), KEY, "v", trim=True
+    )
+    assert decoded.path == ["START", "B", "START", "A"]
+    assert decoded.steps == 3
