@@ -1,0 +1,512 @@
+"""formats.dimacs: the streaming DIMACS reader (lenient and strict) and the atomic writer."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.formula import CNF
+
+import formats.dimacs as dimacs
+from formats import FormatError, Formula
+from formats.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
+
+# -- a reference parser: the plainest token loop, line by line ------------------------------
+
+
+def reference_parse(text: str) -> tuple[tuple[int, int] | None, list[list[int]], list[str], int]:
+    """(header, clauses, comments, line where the last clause began) by the rules of the
+    module docstring, written naively."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    header = None
+    clauses: list[list[int]] = []
+    comments: list[str] = []
+    current: list[int] = []
+    began = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.rstrip("\r")
+        stripped = line.lstrip(" \t")
+        if stripped.startswith("c"):
+            body = stripped[1:]
+            comments.append(body[1:] if body[:1] in (" ", "\t") else body)
+            continue
+        if stripped.startswith("p"):
+            _, _, nvars, nclauses = stripped.split()
+            header = (int(nvars), int(nclauses))
+            continue
+        if stripped.startswith("%"):
+            break
+        for token in stripped.split():
+            value = int(token)
+            if value:
+                if not current:
+                    began = number
+                current.append(value)
+            else:
+                clauses.append(current)
+                current = []
+    if current:
+        clauses.append(current)
+    return header, clauses, comments, began
+
+
+# -- hypothesis: DIMACS texts with every layout the reader must accept -----------------------
+
+literals = st.integers(1, 120).flatmap(lambda v: st.sampled_from([v, -v]))
+clause_lists = st.lists(
+    st.one_of(st.lists(literals, min_size=1, max_size=6), st.just([])),
+    max_size=25,
+)
+blanks = st.sampled_from([" ", "  ", "\t", " \t ", "   "])
+comment_texts = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+    max_size=12,
+).filter(lambda s: not s.startswith(("var ", "back-matter ")))
+
+
+@st.composite
+def dimacs_documents(draw: st.DrawFn) -> tuple[str, list[list[int]], list[str], bool]:
+    """A DIMACS text, the clauses and comments it holds, and whether its last 0 is missing."""
+    clauses = draw(clause_lists)
+    if not any(c for c in clauses):
+        clauses = [*clauses, [1]]
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    comments: list[str] = []
+
+    def comment_line() -> str:
+        text = draw(comment_texts)
+        comments.append(text)
+        return "c " + text + newline
+
+    out = []
+    if draw(st.booleans()):
+        out.append("\ufeff")
+    if draw(st.booleans()):
+        out.append(comment_line())
+    nvars = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    out.append(f"p{draw(blanks)}cnf{draw(blanks)}{nvars}{draw(blanks)}{len(clauses)}")
+    out.append(draw(st.sampled_from(["", " ", "\t"])) + newline)
+    tokens = [str(lit) for clause in clauses for lit in [*clause, 0]]
+    drop_last_zero = bool(clauses[-1]) and draw(st.integers(0, 4)) == 0
+    if drop_last_zero:
+        tokens.pop()
+    at_line_start = True
+    for token in tokens:
+        if at_line_start:
+            out.append(draw(st.sampled_from(["", "", " ", "\t"])))
+        out.append(token)
+        choice = draw(st.integers(0, 9))
+        if choice < 5:
+            out.append(draw(blanks))
+            at_line_start = False
+        else:
+            out.append(draw(st.sampled_from(["", " ", "\t"])) + newline)
+            while draw(st.integers(0, 4)) == 0:
+                out.append(comment_line() if draw(st.booleans()) else newline)
+            at_line_start = True
+    if not at_line_start or draw(st.booleans()):
+        out.append(newline)
+    if draw(st.integers(0, 3)) == 0:
+        out.append("%" + newline + "0" + newline)
+    return "".join(out), clauses, comments, drop_last_zero
+
+
+def _check_against_reference(formula: Formula, text: str, clauses, comments, dropped) -> None:
+    header, expected, expected_comments, began = reference_parse(text)
+    assert expected == clauses  # the generator and the reference agree
+    assert formula.clauses == expected
+    assert formula.comments == expected_comments == comments
+    assert header is not None
+    assert formula.nvars == max(header[0], formula.max_var)
+    assert formula.declared_clauses == header[1]
+    messages = [(w.line, w.message) for w in formula.warnings]
+    assert messages == ([(began, "last clause has no terminating 0")] if dropped else [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(dimacs_documents(), st.sampled_from([1, 2, 3, 5, 8, 13, 64, 1 << 20]))
+def test_parse_matches_reference_at_any_block_size(document, block_size):
+    text, clauses, comments, dropped = document
+    with mock.patch.object(dimacs, "BLOCK_SIZE", block_size):
+        formula = parse_dimacs(text, "t.cnf")
+    _check_against_reference(formula, text, clauses, comments, dropped)
+
+
+_COMPRESSORS = {
+    "plain": lambda data: data,
+    "gzip": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dimacs_documents(),
+    st.sampled_from([1, 2, 3, 7, 16, 1 << 20]),
+    st.sampled_from(sorted(_COMPRESSORS)),
+)
+def test_read_matches_reference_through_streamed_blocks(document, block_size, compression):
+    """read_dimacs streams blocks from the file (and the decompressor) of any size."""
+    text, clauses, comments, dropped = document
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.cnf"  # the name never says which compression it is
+        path.write_bytes(_COMPRESSORS[compression](text.encode("utf-8")))
+        with mock.patch.object(dimacs, "BLOCK_SIZE", block_size):
+            formula = read_dimacs(path)
+    _check_against_reference(formula, text, clauses, comments, dropped)
+
+
+# -- the reader, rule by rule -----------------------------------------------------------------
+
+
+def test_clause_spans_lines_and_lines_hold_several_clauses():
+    formula = parse_dimacs("p cnf 3 3\n1 -2\n 0 2 3 0 -1\n-3\n\n0\n")
+    assert formula.clauses == [[1, -2], [2, 3], [-1, -3]]
+    assert formula.warnings == []
+
+
+def test_comments_anywhere_even_inside_a_clause():
+    text = "c first\np cnf 2 2\nc second\n1\nc inside\n-2 0\n  c indented\n2 0\nc last"
+    formula = parse_dimacs(text)
+    assert formula.clauses == [[1, -2], [2]]
+    assert formula.comments == ["first", "second", "inside", "indented", "last"]
+
+
+def test_header_with_runs_of_blanks_and_tabs():
+    formula = parse_dimacs("p \t cnf\t\t4   2 \t\n1 0 4 0\n")
+    assert (formula.nvars, formula.declared_clauses, formula.clauses) == (4, 2, [[1], [4]])
+
+
+def test_satlib_percent_marker_ends_the_input():
+    text = "p cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n\n"
+    formula = parse_dimacs(text, strict=True)
+    assert formula.clauses == [[1, -2], [2, 3]]  # the 0 after % is not an empty clause
+    assert formula.warnings == []
+
+
+def test_everything_after_percent_is_ignored_even_garbage():
+    formula = parse_dimacs("p cnf 1 1\n1 0\n% trailer\n0\nnot dimacs at all\n\x00\n")
+    assert formula.clauses == [[1]]
+
+
+def test_a_real_empty_clause_is_kept():
+    formula = parse_dimacs("p cnf 2 3\n1 2 0\n0\n-1 0\n", strict=True)
+    assert formula.clauses == [[1, 2], [], [-1]]
+    assert parse_dimacs("p cnf 0 2\n0 0\n").clauses == [[], []]
+
+
+def test_crlf_bom_tabs_and_runs_of_blanks():
+    text = "\ufeffc bom\r\np cnf 3 2\r\n\t1   -2\t0\r\n  2 \t 3 0 \r\n"
+    formula = parse_dimacs(text, strict=True)
+    assert formula.clauses == [[1, -2], [2, 3]]
+    assert formula.comments == ["bom"]
+    assert parse_dimacs(text.encode("utf-8")).clauses == [[1, -2], [2, 3]]
+
+
+def test_missing_final_zero_is_a_warning_with_the_line_where_the_clause_began():
+    formula = parse_dimacs("p cnf 3 2\n1 0\n\n2\n3\n", "f.cnf")
+    assert formula.clauses == [[1], [2, 3]]
+    assert [str(w) for w in formula.warnings] == ["f.cnf:4: last clause has no terminating 0"]
+    with pytest.raises(FormatError) as info:
+        parse_dimacs("p cnf 3 2\n1 0\n\n2\n3\n", "f.cnf", strict=True)
+    assert str(info.value) == "f.cnf:4: last clause has no terminating 0"
+
+
+def test_missing_final_zero_line_on_the_same_line_as_the_previous_clause():
+    formula = parse_dimacs("p cnf 3 2\n1 0 2\n3", "f.cnf")
+    assert formula.clauses == [[1], [2, 3]]
+    assert [w.line for w in formula.warnings] == [2]
+
+
+def test_lenient_header_mismatches_are_warnings_and_nvars_is_the_max():
+    formula = parse_dimacs("p cnf 2 3\n1 -5 0\n2 0\n", "h.cnf")
+    assert formula.nvars == 5
+    assert formula.declared_clauses == 3
+    assert sorted(str(w) for w in formula.warnings) == [
+        "h.cnf:1: header declares 2 variables but literals go up to 5",
+        "h.cnf:1: header declares 3 clauses but the file has 2",
+    ]
+    # a larger declared count is kept
+    assert parse_dimacs("p cnf 9 1\n1 0\n").nvars == 9
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("p cnf 2 1\n1 -3 0\n", "f:2: literal -3 exceeds the declared 2 variables"),
+        ("p cnf 2 1\n1 0\n\n2 7\n0\n", "f:4: literal 7 exceeds the declared 2 variables"),
+        ("p cnf 9 1\n1 0\n1 0\n", "f:1: header declares 1 clauses but the file has 2"),
+        ("p cnf 9 3\n1 0\n", "f:1: header declares 3 clauses but the file has 1"),
+        ("1 0\n", "f:1: no 'p cnf VARIABLES CLAUSES' header before the clauses"),
+        ("p cnf 2 1\n1 2", "f:2: last clause has no terminating 0"),
+    ],
+)
+def test_strict_turns_mismatches_into_errors(text, message):
+    parse_dimacs(text, "f")  # lenient: accepted
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text, "f", strict=True)
+    assert str(info.value) == message
+
+
+def test_strict_literal_beyond_header_found_on_a_late_line_in_a_big_block():
+    """The "any literal above the header?" shortcut must not miss one among many."""
+    body = "".join(f"{i} {-(i + 1)} {i + 2} 0\n" for i in range(1, 400))
+    text = f"p cnf 401 400\n{body}5 402 0\n"
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text, "f", strict=True)
+    assert str(info.value) == "f:401: literal 402 exceeds the declared 401 variables"
+    assert parse_dimacs(text, "f").nvars == 402
+
+
+@pytest.mark.parametrize("declared", [1, 9, 10, 99, 100, 109, 777777, 1000000])
+def test_literal_just_above_the_header_is_noticed(declared):
+    """Boundary values of the digit-pattern shortcut, with many same-length literals."""
+    many = " ".join(str(declared) for _ in range(100))
+    text = f"p cnf {declared} 2\n{many} 0\n-{declared + 1} 0\n"
+    assert parse_dimacs(text).nvars == declared + 1
+    with pytest.raises(FormatError, match=f"literal -{declared + 1} exceeds"):
+        parse_dimacs(text, strict=True)
+    exact = f"p cnf {declared} 1\n{many} -{declared} 0\n"
+    assert parse_dimacs(exact, strict=True).nvars == declared
+
+
+def test_var_comments_fill_names_and_stay_out_of_comments():
+    text = "c var 1 At(START,0)\nc var 12  Has(GOLD, 3) \r\nc plain\np cnf 12 1\n1 -12 0\n"
+    formula = parse_dimacs(text)
+    assert formula.names == {1: "At(START,0)", 12: "Has(GOLD, 3)"}
+    assert formula.comments == ["plain"]
+
+
+def test_leading_zeros_are_numbers():
+    assert parse_dimacs("p cnf 12 1\n012 -007 0\n").clauses == [[12, -7]]
+
+
+def test_big_input_crossing_the_default_block_size():
+    """A real (1 MiB) block boundary, with a clause cut by it."""
+    clauses = [[i % 1000 + 1, -((i * 7) % 1000 + 1), (i * 13) % 1000 + 1] for i in range(120_000)]
+    text = "p cnf 1000 120000\n" + "".join(
+        f"{a} {b}\n{c} 0 " if i % 3 else f"{a} {b} {c} 0\n" for i, (a, b, c) in enumerate(clauses)
+    )
+    assert len(text) > dimacs.BLOCK_SIZE
+    assert parse_dimacs(text, strict=True).clauses == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("p cnf 2 1\n1 x 0\n", 2, "found 'x'"),
+        ("p cnf 2 1\n1 -0\n", 2, "'-0' is not a literal"),
+        ("p cnf 2 1\n1 +2 0\n", 2, "found '+2'"),
+        ("p cnf 2 1\n1 - 2 0\n", 2, "found '-'"),
+        ("p cnf 2 1\n1 2 0 c trailing\n", 2, "found 'c'"),
+        ("p cnf 2 1\n1 2 % 0\n", 2, "found '%'"),
+        ("p cnf 2\n1 0\n", 1, "malformed header"),
+        ("p cnf two 1\n1 0\n", 1, "malformed header"),
+        ("p cnf -1 1\n1 0\n", 1, "malformed header"),
+        ("p dnf 1 1\n1 0\n", 1, "malformed header"),
+        ("p cnf 1 1 1\n1 0\n", 1, "malformed header"),
+        ("p cnf 1 1\np cnf 1 1\n1 0\n", 2, "a second 'p cnf' header (the first is on line 1)"),
+        ("", 1, "empty input"),
+        ("c only\nc comments\n", 3, "empty input"),
+        ("p cnf 1 1\n1 \x00 0\n", 2, "\\x00"),
+        ("p cnf 1 1\n\x00\x01\x02\n", 2, "binary data"),
+        ("p cnf 1 1\nc \xff\xfe\n1 0\n", 2, "not UTF-8"),
+    ],
+)
+def test_bad_input_names_file_and_line(text, line, fragment):
+    data = text.encode("latin-1") if "\xff" in text else text.encode("utf-8")
+    for strict in (False, True):
+        with pytest.raises(FormatError) as info:
+            parse_dimacs(data, "bad.cnf", strict=strict)
+        assert (info.value.file, info.value.line) == ("bad.cnf", line)
+        assert fragment in info.value.message
+
+
+def test_read_dimacs_detects_compression_by_magic_bytes_not_by_name(tmp_path):
+    text = b"c hi\np cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n"
+    for name, data in [
+        ("gz-named.cnf", gzip.compress(text)),
+        ("bz2-named.txt", bz2.compress(text)),
+        ("xz-named.gz", lzma.compress(text)),
+        ("plain-named.xz", text),
+    ]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        formula = read_dimacs(path, strict=True)
+        assert formula.clauses == [[1, -2], [2, 3]], name
+        assert formula.comments == ["hi"]
+
+
+def test_read_dimacs_compressed_bom_and_crlf(tmp_path):
+    path = tmp_path / "x.cnf.gz"
+    path.write_bytes(gzip.compress("\ufeffp cnf 2 1\r\n1 -2 0\r\n".encode()))
+    assert read_dimacs(path, strict=True).clauses == [[1, -2]]
+
+
+def test_read_dimacs_truncated_compressed_input_is_an_error(tmp_path):
+    text = "p cnf 3 1000\n" + "1 -2 3 0\n" * 1000
+    for name, compress in [
+        ("t.gz", gzip.compress),
+        ("t.xz", lzma.compress),
+        ("t.bz2", bz2.compress),
+    ]:
+        path = tmp_path / name
+        data = compress(text.encode())
+        path.write_bytes(data[: len(data) // 2])
+        with pytest.raises(FormatError) as info:
+            read_dimacs(path)
+        assert info.value.file == str(path)
+        assert "truncated or corrupt" in info.value.message
+
+
+def test_read_dimacs_missing_file_and_directory(tmp_path):
+    with pytest.raises(FormatError, match="no such file"):
+        read_dimacs(tmp_path / "absent.cnf")
+    with pytest.raises(FormatError, match="is a directory"):
+        read_dimacs(tmp_path)
+
+
+# -- PySAT conversion ---------------------------------------------------------------------
+
+
+def test_to_pysat_and_back():
+    formula = parse_dimacs("c note\np cnf 5 3\n1 -2 0\n0\n3 0\n")
+    cnf = formula.to_pysat()
+    assert isinstance(cnf, CNF)
+    assert (cnf.nv, cnf.clauses, cnf.comments) == (5, [[1, -2], [], [3]], ["c note"])
+    cnf.clauses[0].append(4)  # a copy: the formula is not changed through it
+    assert formula.clauses[0] == [1, -2]
+    back = Formula.from_pysat(CNF(from_clauses=[[1, -7], [2]]))
+    assert (back.nvars, back.clauses) == (7, [[1, -7], [2]])
+    again = Formula.from_pysat(cnf)
+    assert (again.nvars, again.comments) == (5, ["note"])
+
+
+def test_pysat_reads_what_we_write(tmp_path):
+    formula = Formula(nvars=6, clauses=[[1, -2, 3], [-6], [2, 4]], names={1: "a"})
+    path = tmp_path / "w.cnf"
+    write_dimacs(formula, path)
+    cnf = CNF(from_file=str(path))
+    assert (cnf.nv, cnf.clauses) == (6, formula.clauses)
+
+
+# -- the writer ---------------------------------------------------------------------------
+
+
+def test_writer_header_from_content_one_clause_per_line_names_as_comments():
+    formula = Formula(nvars=2, clauses=[[1, -5], [], [3]], comments=["hello"], names={2: "At(A,0)"})
+    assert dimacs_text(formula) == "c hello\nc var 2 At(A,0)\np cnf 5 3\n1 -5 0\n0\n3 0\n"
+    assert dimacs_text(Formula(nvars=9, clauses=[[1]])) == "p cnf 9 1\n1 0\n"
+    assert dimacs_text(Formula()) == "p cnf 0 0\n"
+
+
+names_strategy = st.dictionaries(
+    st.integers(1, 40),
+    st.text(
+        alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Z")),
+        min_size=1,
+        max_size=10,
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    clause_lists,
+    st.integers(0, 200),
+    st.lists(comment_texts.map(str.rstrip).filter(lambda s: "\r" not in s), max_size=3),
+    names_strategy,
+    st.one_of(st.none(), st.text(max_size=40).filter(bool)),
+)
+def test_round_trip_parse_of_write(clauses, nvars, comments, names, back_matter):
+    formula = Formula(
+        nvars=nvars, clauses=clauses, comments=comments, names=names, back_matter=back_matter
+    )
+    again = parse_dimacs(dimacs_text(formula), strict=True)
+    assert again.clauses == formula.clauses
+    assert again.nvars == max(nvars, formula.max_var)
+    assert again.comments == formula.comments
+    assert again.names == formula.names
+    assert again.back_matter == formula.back_matter
+    assert again.warnings == []
+
+
+def test_write_dimacs_streams_many_clauses_in_chunks(tmp_path):
+    clauses = [[i, -(i + 1)] for i in range(1, 20_001)]
+    path = tmp_path / "big.cnf"
+    write_dimacs(Formula(clauses=clauses), path)
+    assert read_dimacs(path, strict=True).clauses == clauses
+    assert path.read_text().count("\n") == 20_001
+
+
+def test_write_failure_mid_way_leaves_no_file_and_no_temp_file(tmp_path, monkeypatch):
+    real_lines = dimacs.dimacs_lines
+
+    def breaking(formula):
+        for count, line in enumerate(real_lines(formula)):
+            if count == 15_000:  # after the first 8192-line chunk reached the disk
+                raise RuntimeError("disk on fire")
+            yield line
+
+    monkeypatch.setattr(dimacs, "dimacs_lines", breaking)
+    target = tmp_path / "out.cnf"
+    with pytest.raises(RuntimeError):
+        write_dimacs(Formula(clauses=[[i] for i in range(1, 20_000)]), target)
+    assert os.listdir(tmp_path) == []
+    target.write_text("keep me\n")
+    with pytest.raises(RuntimeError):
+        write_dimacs(Formula(clauses=[[i] for i in range(1, 20_000)]), target)
+    assert target.read_text() == "keep me\n"
+    assert os.listdir(tmp_path) == ["out.cnf"]
+
+
+def test_write_refuses_to_overwrite_its_input(tmp_path):
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 1 1\n1 0\n")
+    formula = read_dimacs(source)
+    with pytest.raises(FormatError, match="refusing to overwrite the input file"):
+        write_dimacs(formula, source, inputs=[source])
+    link = tmp_path / "link.cnf"
+    link.symlink_to(source)
+    with pytest.raises(FormatError, match="refusing to overwrite"):
+        write_dimacs(formula, link, inputs=[source])
+    assert source.read_text() == "p cnf 1 1\n1 0\n"
+    assert sorted(os.listdir(tmp_path)) == ["in.cnf", "link.cnf"]
+
+
+def test_write_dimacs_replaces_an_existing_output(tmp_path):
+    target = tmp_path / "out.cnf"
+    target.write_text("old\n")
+    write_dimacs(Formula(clauses=[[1, 2]]), target)
+    assert target.read_text() == "p cnf 2 1\n1 2 0\n"
+
+
+def test_block_size_setting_is_honoured_by_both_readers(tmp_path):
+    """The block tests above only mean something if small blocks really are used."""
+    text = "p cnf 3 3\n1 -2 0\nc between\n2 3 0\n-3 0\n"
+    path = tmp_path / "b.cnf"
+    path.write_text(text)
+    starts: list[int] = []
+    real_feed = dimacs._Reader.feed
+
+    def spy(self, block, first_line):
+        starts.append(first_line)
+        return real_feed(self, block, first_line)
+
+    with mock.patch.object(dimacs, "BLOCK_SIZE", 4), mock.patch.object(dimacs._Reader, "feed", spy):
+        assert parse_dimacs(text).clauses == [[1, -2], [2, 3], [-3]]
+        assert starts == [1, 2, 3, 4, 5]
+        starts.clear()
+        assert read_dimacs(path).clauses == [[1, -2], [2, 3], [-3]]
+        assert starts == [1, 2, 3, 4, 5]
