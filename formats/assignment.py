@@ -37,12 +37,16 @@ Two limits of the format, decided here:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import atomic_output, display_name, read_text
+
+
+_SIGNED_NUMBER = re.compile(r"-?[0-9]+")
 
 
 @dataclass
@@ -94,13 +98,10 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
                 FormatWarning(name, number, "blank line in the clause list ignored")
             )
             continue
-        try:
-            clause = [int(token) for token in tokens]
-        except ValueError:
-            bad = next(token for token in tokens if not _is_int(token))
-            raise FormatError(
-                name, number, f"expected a signed atom number, found {bad!r}"
-            ) from None
+        bad = next((token for token in tokens if not _is_int(token)), None)
+        if bad is not None:
+            raise FormatError(name, number, f"expected a signed atom number, found {bad!r}")
+        clause = [int(token) for token in tokens]
         if clause[-1] == 0 and len(clause) > 1:
             clause.pop()
             formula.warnings.append(
@@ -116,11 +117,8 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
 
 
 def _is_int(token: str) -> bool:
-    try:
-        int(token)
-    except ValueError:
-        return False
-    return True
+    """A signed atom number in ASCII digits (``int`` alone would also take ``1_0`` or ``١``)."""
+    return _SIGNED_NUMBER.fullmatch(token) is not None
 
 
 def read_dp_input(path: str | os.PathLike[str]) -> Formula:
@@ -185,7 +183,7 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
                 "'NO SOLUTION' is not DP output: an unsatisfiable result is a line '0' "
                 "followed by the back matter",
             )
-        if len(tokens) != 2 or not tokens[0].isdigit() or int(tokens[0]) == 0:
+        if len(tokens) != 2 or not _is_int(tokens[0]) or int(tokens[0]) <= 0:
             shown = line.rstrip("\r\n")
             raise FormatError(name, number, f"expected 'ATOM T' or 'ATOM F', found {shown!r}")
         atom, value = int(tokens[0]), tokens[1]
