@@ -45,7 +45,6 @@ from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import atomic_output, display_name, read_text
 
-
 _SIGNED_NUMBER = re.compile(r"-?[0-9]+")
 
 
