@@ -19,6 +19,7 @@ MiniSat's result file (``minisat in.cnf out.txt``)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from formats.errors import FormatError
@@ -27,6 +28,7 @@ STATUSES = ("SAT", "UNSAT", "UNKNOWN")
 _COMPETITION_WORDS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN"}
 _MINISAT_WORDS = {"SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
 MAX_VALUE_LINE = 4096
+_LITERAL = re.compile(r"-?[0-9]+")  # ASCII only: int() would also take '1_0' and '١'
 
 
 @dataclass
@@ -48,11 +50,10 @@ class SolverResult:
 
 
 def _literals(tokens: list[str], name: str, number: int) -> list[int]:
-    try:
-        return [int(token) for token in tokens]
-    except ValueError:
-        bad = next(t for t in tokens if not t.lstrip("-").isdigit())
-        raise FormatError(name, number, f"expected a literal, found {bad!r}") from None
+    for token in tokens:
+        if _LITERAL.fullmatch(token) is None:
+            raise FormatError(name, number, f"expected a literal, found {token!r}")
+    return [int(token) for token in tokens]
 
 
 def _check_model(model: list[int], name: str, number: int) -> None:
