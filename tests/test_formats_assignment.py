@@ -1,0 +1,316 @@
+"""formats.assignment: the course's Davis–Putnam input (clauses) and output (valuation) formats."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import formats.assignment as assignment
+from formats import FormatError, Formula
+from formats.assignment import (
+    DPOutput,
+    dp_input_text,
+    dp_output_text,
+    parse_dp_input,
+    parse_dp_output,
+    read_dp_input,
+    read_dp_output,
+    write_dp_input,
+    write_dp_output,
+)
+
+# -- DP input: reading ------------------------------------------------------------------------
+
+
+def test_the_assignment_example():
+    text = "1 2 3\n-2 3\n-3\n0\nThis is a simple example with 3 clauses and 3 atoms.\n"
+    formula = parse_dp_input(text)
+    assert formula.clauses == [[1, 2, 3], [-2, 3], [-3]]
+    assert formula.nvars == 3
+    assert formula.back_matter == "This is a simple example with 3 clauses and 3 atoms.\n"
+    assert formula.warnings == []
+
+
+def test_crlf_bom_trailing_blanks_and_right_aligned_numbers():
+    text = "\ufeff  1  -2 \r\n 12 3 \t\r\n0 \r\n  1 At(START,0)\r\n 12 Has(GOLD,3)  \r\n"
+    formula = parse_dp_input(text)
+    assert formula.clauses == [[1, -2], [12, 3]]
+    assert formula.nvars == 12
+    assert formula.back_matter == "  1 At(START,0)\r\n 12 Has(GOLD,3)  \r\n"
+
+
+def test_back_matter_kept_exactly_blank_lines_free_text_and_no_final_newline():
+    back = "1 P\n\n   \nfree text: 0 is just a word here\n0\n\n2 Q"
+    formula = parse_dp_input("1 -2\n0\n" + back)
+    assert formula.back_matter == back
+
+
+def test_no_back_matter_at_all():
+    formula = parse_dp_input("1 2\n-1\n0 ")
+    assert formula.clauses == [[1, 2], [-1]]
+    assert formula.back_matter == ""
+
+
+def test_blank_lines_in_the_clause_list_are_skipped_with_a_warning():
+    formula = parse_dp_input("1 2\n\n  \n-1\n0\n", "in.txt")
+    assert formula.clauses == [[1, 2], [-1]]
+    assert [str(w) for w in formula.warnings] == [
+        "in.txt:2: blank line in the clause list ignored",
+        "in.txt:3: blank line in the clause list ignored",
+    ]
+
+
+def test_dimacs_style_trailing_zero_is_dropped_with_a_warning():
+    formula = parse_dp_input("1 2 0\n-1\n0\n", "in.txt")
+    assert formula.clauses == [[1, 2], [-1]]
+    assert [(w.line, w.message) for w in formula.warnings] == [
+        (1, "clause line ends with 0 (DIMACS style); 0 ignored")
+    ]
+
+
+def test_only_a_separator_is_an_empty_formula():
+    formula = parse_dp_input("0\nkey\n")
+    assert (formula.clauses, formula.nvars, formula.back_matter) == ([], 0, "key\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("1 2\nP Q -R\n0\n", 2, "expected a signed atom number, found 'P'"),
+        ("1 2\n3 x\n0\n", 2, "expected a signed atom number, found 'x'"),
+        ("1 2.5\n0\n", 1, "expected a signed atom number, found '2.5'"),
+        ("1_0 2\n0\n", 1, "expected a signed atom number, found '1_0'"),
+        ("+1 2\n0\n", 1, "expected a signed atom number, found '+1'"),
+        ("\u0661 2\n0\n", 1, "expected a signed atom number, found '\u0661'"),
+        ("1 0 2\n0\n", 1, "0 inside a clause line (only the separator line is 0)"),
+        ("1 2\n-0\n0\n", 2, "0 inside a clause line (only the separator line is 0)"),
+        ("1 2\n00\n0\n", 2, "0 inside a clause line (only the separator line is 0)"),
+        ("1 2\n-1\n", 2, "no line '0' ending the clause list"),
+        ("1 2\n-1", 2, "no line '0' ending the clause list"),
+        ("", 1, "no line '0' ending the clause list"),
+    ],
+)
+def test_bad_dp_input(text, line, message):
+    with pytest.raises(FormatError) as info:
+        parse_dp_input(text, "in.txt")
+    assert (info.value.file, info.value.line, info.value.message) == ("in.txt", line, message)
+
+
+def test_the_first_zero_line_ends_the_clauses_even_when_back_matter_has_more():
+    formula = parse_dp_input("1\n0\n2\n0\n")
+    assert formula.clauses == [[1]]
+    assert formula.back_matter == "2\n0\n"
+
+
+def test_read_dp_input_from_a_gzip_file_with_a_misleading_name(tmp_path):
+    import gzip
+
+    path = tmp_path / "input.txt"
+    path.write_bytes(gzip.compress("\ufeff1 -2\r\n0\r\nkey\r\n".encode()))
+    formula = read_dp_input(path)
+    assert formula.clauses == [[1, -2]]
+    assert formula.back_matter == "key\r\n"
+
+
+def test_read_dp_input_invalid_utf8_and_binary(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"1 2\n0\n\xff\xfe key\n")
+    with pytest.raises(FormatError) as info:
+        read_dp_input(path)
+    assert (info.value.line, info.value.message) == (3, "not UTF-8 text (byte 0xff)")
+    path.write_bytes(b"1 2\n\x00\x01\n0\n")
+    with pytest.raises(FormatError) as info:
+        read_dp_input(path)
+    assert (info.value.line, info.value.message) == (2, "binary data (NUL byte), not text")
+
+
+# -- DP input: writing --------------------------------------------------------------------
+
+
+def test_dp_input_text_layout():
+    formula = Formula(nvars=3, clauses=[[1, 2, 3], [-2, 3], [-3]], back_matter="1 A\r\n2 B")
+    assert dp_input_text(formula) == "1 2 3\n-2 3\n-3\n0\n1 A\r\n2 B"
+    assert dp_input_text(Formula(clauses=[[1]])) == "1\n0\n"
+
+
+def test_an_empty_clause_cannot_be_written():
+    formula = Formula(nvars=2, clauses=[[1, 2], [], [-1]])
+    with pytest.raises(FormatError) as info:
+        dp_input_text(formula)
+    assert "clause 2 is empty" in info.value.message
+    assert "cannot express an empty clause" in info.value.message
+
+
+def test_write_dp_input_with_an_empty_clause_creates_no_file(tmp_path):
+    target = tmp_path / "out.txt"
+    with pytest.raises(FormatError):
+        write_dp_input(Formula(clauses=[[]]), target)
+    assert os.listdir(tmp_path) == []
+
+
+def test_write_dp_input_is_atomic_and_refuses_its_input(tmp_path, monkeypatch):
+    source = tmp_path / "in.txt"
+    source.write_text("1 2\n0\nkey\n")
+    formula = read_dp_input(source)
+    with pytest.raises(FormatError, match="refusing to overwrite the input file"):
+        write_dp_input(formula, source, inputs=[source])
+    assert source.read_text() == "1 2\n0\nkey\n"
+
+    target = tmp_path / "out.txt"
+    target.write_text("previous\n")
+
+    class Exploding:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    real = assignment.atomic_output
+
+    def failing_output(path, **kwargs):
+        manager = real(path, **kwargs)
+
+        class Wrapper:
+            def __enter__(self):
+                manager.__enter__()
+                return Exploding()
+
+            def __exit__(self, *exc):
+                return manager.__exit__(*exc)
+
+        return Wrapper()
+
+    monkeypatch.setattr(assignment, "atomic_output", failing_output)
+    with pytest.raises(OSError):
+        write_dp_input(formula, target)
+    assert target.read_text() == "previous\n"
+    assert sorted(os.listdir(tmp_path)) == ["in.txt", "out.txt"]
+
+
+atoms = st.integers(1, 300)
+nonempty_clauses = st.lists(
+    st.lists(atoms.flatmap(lambda a: st.sampled_from([a, -a])), min_size=1, max_size=6),
+    max_size=20,
+)
+back_matters = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(nonempty_clauses, back_matters)
+def test_dp_input_round_trip(clauses, back_matter):
+    text = dp_input_text(Formula(clauses=clauses, back_matter=back_matter))
+    again = parse_dp_input(text)
+    assert again.clauses == clauses
+    assert again.back_matter == back_matter
+    assert again.warnings == []
+    assert dp_input_text(again) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(nonempty_clauses, back_matters, st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_dp_input_reads_messy_layouts(clauses, back_matter, newline, bom):
+    """Right-aligned numbers, trailing blanks, CRLF and a BOM do not change the clauses."""
+    lines = [" ".join(f"{lit:>4}" for lit in clause) + "  " for clause in clauses]
+    text = ("\ufeff" if bom else "") + newline.join([*lines, "0 "]) + newline + back_matter
+    again = parse_dp_input(text)
+    assert again.clauses == clauses
+    assert again.back_matter == back_matter
+
+
+# -- DP output ----------------------------------------------------------------------------
+
+
+def test_dp_output_reading():
+    out = parse_dp_output("1 T\n2 F\n3 F\n0\n1 P\n2 Q\n")
+    assert out == DPOutput({1: True, 2: False, 3: False}, "1 P\n2 Q\n", [])
+    assert out.satisfiable
+
+
+def test_dp_output_atoms_in_any_order_trailing_blanks_bom_crlf_right_aligned():
+    text = "\ufeff 13 F \r\n  1 T\r\n7 F  \r\n0\r\n  1 At(START,0)\r\n"
+    out = parse_dp_output(text)
+    assert out.valuation == {13: False, 1: True, 7: False}
+    assert out.back_matter == "  1 At(START,0)\r\n"
+
+
+def test_unsatisfiable_output():
+    out = parse_dp_output("0\n1 P\n\n2 Q")
+    assert out.valuation is None
+    assert not out.satisfiable
+    assert out.back_matter == "1 P\n\n2 Q"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("1 T\n6 N\n0\n", 2, "atom 6 has value 'N': every atom must be T or F"),
+        ("1 T\n2 t\n0\n", 2, "atom 2 has value 't'"),
+        ("1 T\n2 F\n", 2, "no line '0' after the valuation"),
+        ("", 1, "no line '0' after the valuation"),
+        ("NO SOLUTION\n0\nkey\n", 1, "'NO SOLUTION' is not DP output"),
+        ("1 T\nNo Solution\n0\n", 2, "'NO SOLUTION' is not DP output"),
+        ("1 T\n1 F\n0\n", 2, "atom 1 is given twice"),
+        ("1 T 2 F\n0\n", 1, "expected 'ATOM T' or 'ATOM F', found '1 T 2 F'"),
+        ("1\n0\n", 1, "expected 'ATOM T' or 'ATOM F'"),
+        ("0 T\n0\n", 1, "expected 'ATOM T' or 'ATOM F'"),
+        ("-1 T\n0\n", 1, "expected 'ATOM T' or 'ATOM F'"),
+        ("\u00b2 T\n0\n", 1, "expected 'ATOM T' or 'ATOM F'"),
+        ("x T\n0\n", 1, "expected 'ATOM T' or 'ATOM F', found 'x T'"),
+    ],
+)
+def test_non_conforming_dp_outputs_are_reported_with_their_line(text, line, fragment):
+    with pytest.raises(FormatError) as info:
+        parse_dp_output(text, "out.txt")
+    assert (info.value.file, info.value.line) == ("out.txt", line)
+    assert fragment in info.value.message
+
+
+def test_blank_lines_before_the_zero_are_warnings():
+    out = parse_dp_output("1 T\n\n2 F\n0\n", "o")
+    assert out.valuation == {1: True, 2: False}
+    assert [str(w) for w in out.warnings] == ["o:2: blank line in the valuation ignored"]
+
+
+def test_dp_output_text_layout():
+    assert dp_output_text({2: True, 1: False, 4: True}, "k\n") == "1 F\n2 T\n3 F\n4 T\n0\nk\n"
+    assert dp_output_text(None, "1 P\n") == "0\n1 P\n"
+    assert dp_output_text(None, "") == "0\n"
+
+
+def test_an_empty_valuation_reads_back_as_unsatisfiable():
+    """A documented limit of the format: no atoms and UNSAT both print just `0`."""
+    assert parse_dp_output(dp_output_text({}, "")).valuation is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(st.none(), st.dictionaries(atoms, st.booleans(), min_size=1, max_size=40)),
+    back_matters,
+)
+def test_dp_output_round_trip(valuation, back_matter):
+    text = dp_output_text(valuation, back_matter)
+    out = parse_dp_output(text)
+    assert out.back_matter == back_matter
+    if valuation is None:
+        assert out.valuation is None
+    else:
+        full = {atom: valuation.get(atom, False) for atom in range(1, max(valuation) + 1)}
+        assert out.valuation == full
+    assert dp_output_text(out.valuation, out.back_matter) == text
+
+
+def test_write_and_read_dp_output_files(tmp_path):
+    path = tmp_path / "dp.out"
+    write_dp_output({1: True, 2: False}, "1 A\n2 B\n", path)
+    assert path.read_text() == "1 T\n2 F\n0\n1 A\n2 B\n"
+    out = read_dp_output(path)
+    assert (out.valuation, out.back_matter) == ({1: True, 2: False}, "1 A\n2 B\n")
+    with pytest.raises(FormatError, match="refusing to overwrite"):
+        write_dp_output(None, "", path, inputs=[path])
+    write_dp_output(None, "1 A\r\n", path)
+    assert path.read_bytes() == b"0\n1 A\r\n"
+    with pytest.raises(FormatError, match="no such file"):
+        read_dp_output(tmp_path / "missing.txt")
