@@ -19,9 +19,8 @@ from typing import IO
 from formats.dimacs import BACK_MATTER_PREFIX, NAME_PREFIX
 from formats.formula import Formula
 from formats.streams import atomic_output
-from maze.compact import aux_count, aux_name, compact_parts
+from maze.compact import aux_count, aux_names, compact_parts
 from maze.encoder import Atoms, Part, assignment_parts
-from maze.key import key_text
 from maze.model import Maze
 
 ENCODINGS = ("assignment", "compact")
@@ -64,16 +63,20 @@ class MazeCNF:
         """Every clause in one list (for handing to a solver)."""
         return list(self.clauses())
 
+    def name_list(self) -> list[str]:
+        """The name of every variable in order (entry 0 is variable 1)."""
+        names = self.atoms.name_list()
+        if self.nvars > self.atoms.count:
+            names += aux_names(self.maze)
+        return names
+
     def names(self) -> dict[int, str]:
         """The name of every variable: ``At(N,I)``, ``Has(T,I)``, ``Aux(amo,I,j)``."""
-        names = self.atoms.names()
-        for number in range(self.atoms.count + 1, self.nvars + 1):
-            names[number] = aux_name(self.maze, self.atoms, number)
-        return names
+        return dict(enumerate(self.name_list(), start=1))
 
     def key_text(self) -> str:
         """The key (back matter): ``n At(N,I)`` … ``n Has(T,I)`` … (``n Aux(…)``) lines."""
-        return key_text(self.names())
+        return "".join([f"{number} {name}\n" for number, name in enumerate(self.name_list(), 1)])
 
     def comments(self) -> list[str]:
         """Comment lines for a DIMACS export: where the formula comes from and what it holds."""
@@ -133,8 +136,8 @@ class MazeCNF:
         write = handle.write
         for comment in self.comments():
             write(f"c {comment}\n")
-        names = self.names()
-        write("".join(f"c {NAME_PREFIX}{var} {names[var]}\n" for var in sorted(names)))
+        names = self.name_list()
+        write("".join([f"c {NAME_PREFIX}{var} {name}\n" for var, name in enumerate(names, 1)]))
         if with_key:
             for piece in self.key_text().splitlines(keepends=True):
                 write(f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=False)}\n")

@@ -21,8 +21,8 @@ The registers are numbered after the At/Has atoms, time-major::
 
 and named so in the key, marking them as auxiliary.
 
-Example: 3 nodes at one time (x = 1, 2, 3; s = 4, 5): ``-1 4``, ``-2 5``,
-``-4 5``, ``-2 -4``, ``-3 -5``.
+Example: 3 nodes at one time (x = 1, 2, 3; s = 4, 5), in the order written:
+``-1 4``, ``-2 5``, ``-4 5``, ``-2 -4``, ``-3 -5``.
 """
 
 from __future__ import annotations
@@ -48,8 +48,18 @@ def aux_name(maze: Maze, atoms: Atoms, number: int) -> str:
     return f"Aux(amo,{time},{j + 1})"
 
 
+def aux_names(maze: Maze) -> list[str]:
+    """The names of all auxiliary variables, in variable order."""
+    registers = range(1, len(maze.nodes))
+    return [f"Aux(amo,{time},{j})" for time in range(maze.steps + 1) for j in registers]
+
+
 def at_most_one_place(maze: Maze, atoms: Atoms) -> Clauses:
-    """Category 1, compact: a sequential counter over the At atoms of each time step."""
+    """Category 1, compact: a sequential counter over the At atoms of each time step.
+
+    Per time step, grouped by kind: every ¬x_i ∨ s_i, then every ¬s_{i-1} ∨ s_i,
+    then every ¬x_i ∨ ¬s_{i-1} (grouping lets the text path join whole lists).
+    """
     n = atoms.n
     if n < 2:
         return
@@ -57,12 +67,12 @@ def at_most_one_place(maze: Maze, atoms: Atoms) -> Clauses:
     for time in range(maze.steps + 1):
         x = time * n  # x + i is At(node_i, time) for i = 1..n
         s = atoms.count + time * registers  # s + j is Aux(amo,time,j) for j = 1..n-1
-        yield [-(x + 1), s + 1]
-        for i in range(2, n):
+        for i in range(1, n):
             yield [-(x + i), s + i]
+        for i in range(2, n):
             yield [-(s + i - 1), s + i]
+        for i in range(2, n + 1):
             yield [-(x + i), -(s + i - 1)]
-        yield [-(x + n), -(s + n - 1)]
 
 
 def at_most_one_place_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
@@ -71,17 +81,19 @@ def at_most_one_place_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]
     if n < 2:
         return
     registers = n - 1
+    glue = end + "\n"
     for time in range(maze.steps + 1):
         x = time * n
         s = atoms.count + time * registers
-        lines = [f"{-(x + 1)} {s + 1}{end}"]
-        append = lines.append
-        for i in range(2, n):
-            xi = -(x + i)
-            si = s + i
-            append(f"{xi} {si}{end}\n{1 - si} {si}{end}\n{xi} {1 - si}{end}")
-        append(f"{-(x + n)} {-(s + n - 1)}{end}")
-        yield "\n".join(lines)
+        not_x = [str(-(x + i)) for i in range(1, n + 1)]  # ¬x_1 … ¬x_n
+        reg = [str(s + j) for j in range(1, n)]  # s_1 … s_{n-1}
+        not_reg = [str(-(s + j)) for j in range(1, n)]  # ¬s_1 … ¬s_{n-1}
+        pairs = [
+            *map(" ".join, zip(not_x[:-1], reg, strict=True)),
+            *map(" ".join, zip(not_reg[:-1], reg[1:], strict=True)),
+            *map(" ".join, zip(not_x[1:], not_reg, strict=True)),
+        ]
+        yield glue.join(pairs) + end
 
 
 def compact_parts(maze: Maze, atoms: Atoms) -> list[Part]:

@@ -85,9 +85,15 @@ class Atoms:
         time, index = divmod(atom - self.has_base - 1, self.t)
         return f"Has({self.treasures[index]},{time})"
 
+    def name_list(self) -> list[str]:
+        """Every atom's name in atom order (entry 0 is atom 1)."""
+        steps = range(self.steps + 1)
+        at = [f"At({node},{time})" for time in steps for node in self.nodes]
+        return at + [f"Has({treasure},{time})" for time in steps for treasure in self.treasures]
+
     def names(self) -> dict[int, str]:
         """Every atom's name, by number."""
-        return {atom: self.name(atom) for atom in range(1, self.count + 1)}
+        return dict(enumerate(self.name_list(), start=1))
 
 
 def one_place_at_a_time(maze: Maze, atoms: Atoms) -> Clauses:
@@ -133,6 +139,21 @@ def move_on_edges(maze: Maze, atoms: Atoms) -> Clauses:
             yield [-(here + i), *[there + j for j in targets]]
 
 
+def move_on_edges_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
+    """:func:`move_on_edges` as text blocks (one per time step), lines ending in ``end``."""
+    n = atoms.n
+    index = atoms.node_index
+    rows = [[index[target] for target in maze.exits_of(node)] for node in maze.nodes]
+    glue = end + "\n"
+    for time in range(maze.steps):
+        here = [str(-(time * n + i + 1)) for i in range(n)]
+        there = [str((time + 1) * n + j + 1) for j in range(n)]
+        lines = [
+            " ".join([here[i], *[there[j] for j in targets]]) for i, targets in enumerate(rows)
+        ]
+        yield glue.join(lines) + end
+
+
 def collect_treasure(maze: Maze, atoms: Atoms) -> Clauses:
     """Category 3: ¬At(N,I) ∨ Has(T,I) for every treasure T at node N and every time I."""
     pairs = [
@@ -146,6 +167,23 @@ def collect_treasure(maze: Maze, atoms: Atoms) -> Clauses:
         has_at = has_base + time * t + 1
         for i, j in pairs:
             yield [-(at_base + i), has_at + j]
+
+
+def collect_treasure_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
+    """:func:`collect_treasure` as text blocks (one per time step), lines ending in ``end``."""
+    pairs = [
+        (atoms.node_index[node], atoms.treasure_index[treasure])
+        for node in maze.nodes
+        for treasure in maze.treasures_of(node)
+    ]
+    if not pairs:
+        return
+    n, t, has_base = atoms.n, atoms.t, atoms.has_base
+    glue = end + "\n"
+    for time in range(maze.steps + 1):
+        at = [str(-(time * n + i + 1)) for i, _j in pairs]
+        has = [str(has_base + time * t + j + 1) for _i, j in pairs]
+        yield glue.join(map(" ".join, zip(at, has, strict=True))) + end
 
 
 def keep_treasure(maze: Maze, atoms: Atoms) -> Clauses:
@@ -243,6 +281,8 @@ def assignment_parts(maze: Maze, atoms: Atoms) -> list[Part]:
         for category in CATEGORIES
     ]
     parts[0].lines = lambda end: one_place_at_a_time_lines(maze, atoms, end)
+    parts[1].lines = lambda end: move_on_edges_lines(maze, atoms, end)
+    parts[2].lines = lambda end: collect_treasure_lines(maze, atoms, end)
     return parts
 
 

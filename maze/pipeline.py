@@ -25,7 +25,8 @@ from typing import Any
 from formats.errors import FormatError
 from maze.cnf import encode
 from maze.decoder import NO_SOLUTION, check_model, path_from_valuation
-from maze.key import key_from_names
+from maze.encoder import Atoms
+from maze.key import Key
 from maze.model import Maze
 from maze.validator import path_problems
 
@@ -104,6 +105,17 @@ def _stats(solver: Any) -> dict[str, int]:
     return dict(stats or {})
 
 
+def _key(atoms: Atoms) -> Key:
+    """The key of an encoding, built from its numbering (what its key text says, unparsed)."""
+    key = Key()
+    for step in range(atoms.steps + 1):
+        for node in atoms.nodes:
+            key.at[atoms.at(node, step)] = (node, step)
+        for treasure in atoms.treasures:
+            key.has[atoms.has(treasure, step)] = (treasure, step)
+    return key
+
+
 def attempt(
     maze: Maze, steps: int, factory: SolverFactory, encoding: str = "assignment"
 ) -> tuple[Attempt, list[str] | None]:
@@ -137,7 +149,7 @@ def attempt(
     where = f"{maze.name} (K={steps}, {encoding} encoding)"
     try:
         check_model(clauses, valuation, where)
-        key = key_from_names(cnf.atoms.names(), where)
+        key = _key(cnf.atoms)
         path = path_from_valuation(valuation, key, where)
     except FormatError as exc:
         raise MazeSolveError(f"the solver's model is wrong: {exc}") from None

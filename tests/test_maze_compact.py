@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from maze.cnf import encode
-from maze.compact import at_most_one_place, aux_count, aux_name
+from maze.compact import at_most_one_place, aux_count, aux_name, aux_names
 from maze.encoder import Atoms
 from maze.generator import generate_maze
 from maze.key import parse_key
@@ -77,3 +77,12 @@ def test_ten_times_fewer_clauses_at_a_thousand_nodes():
     compact = encode(maze, "compact").clause_count
     assert full >= 10 * compact
     assert full / compact > 100
+
+
+def test_aux_names_in_order():
+    maze = generate_maze(6, 1, 2, seed=3)
+    cnf = encode(maze, "compact")
+    listed = aux_names(maze)
+    assert len(listed) == aux_count(maze) == cnf.aux_vars
+    for offset, name in enumerate(listed):
+        assert aux_name(maze, cnf.atoms, cnf.atoms.count + 1 + offset) == name
