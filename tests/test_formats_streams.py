@@ -1,0 +1,233 @@
+"""formats.streams: inputs (files, `-`, gzip/bz2/xz by magic bytes) and atomic outputs."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import stat
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from formats import FormatError
+from formats.streams import (
+    atomic_output,
+    compression_of,
+    decode_text,
+    display_name,
+    iter_byte_blocks,
+    read_bytes,
+    read_text,
+    same_file,
+    write_text_atomic,
+)
+
+COMPRESSORS = {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
+
+
+class FakeStdin:
+    """Stands in for sys.stdin: only ``.buffer`` is read."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def test_display_name():
+    assert display_name("-") == "<stdin>"
+    assert display_name("a/b.cnf") == "a/b.cnf"
+
+
+def test_compression_of_magic_bytes():
+    assert compression_of(gzip.compress(b"x")[:6]) == "gzip"
+    assert compression_of(bz2.compress(b"x")[:6]) == "bz2"
+    assert compression_of(lzma.compress(b"x")[:6]) == "xz"
+    assert compression_of(b"p cnf ") is None
+    assert compression_of(b"") is None
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESSORS))
+def test_read_bytes_decompresses_whatever_the_name(tmp_path, kind):
+    path = tmp_path / "plain.txt"
+    path.write_bytes(COMPRESSORS[kind](b"hello\nworld\n"))
+    assert read_bytes(path) == b"hello\nworld\n"
+    assert read_text(path) == "hello\nworld\n"
+
+
+def test_read_bytes_from_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", FakeStdin(gzip.compress(b"from stdin\n")))
+    assert read_bytes("-") == b"from stdin\n"
+    monkeypatch.setattr(sys, "stdin", FakeStdin(b"\xef\xbb\xbfplain\r\n"))
+    assert read_text("-") == "plain\r\n"
+
+
+def test_read_bytes_missing_file_and_directory(tmp_path):
+    with pytest.raises(FormatError) as info:
+        read_bytes(tmp_path / "nope.cnf")
+    assert str(info.value) == f"{tmp_path / 'nope.cnf'}: no such file"
+    with pytest.raises(FormatError) as info:
+        read_bytes(tmp_path)
+    assert info.value.message == "is a directory, not a file"
+    assert info.value.line is None
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESSORS))
+def test_truncated_compressed_input_names_the_line_it_reached(tmp_path, kind):
+    data = b"".join(b"line %d\n" % i for i in range(1, 50_001))
+    packed = COMPRESSORS[kind](data)
+    path = tmp_path / "t"
+    path.write_bytes(packed[: len(packed) * 3 // 4])
+    with pytest.raises(FormatError) as info:
+        read_bytes(path)
+    assert f"{kind} data is truncated or corrupt" in info.value.message
+    assert info.value.line is not None and info.value.line >= 1
+    with pytest.raises(FormatError) as streamed:
+        for _ in iter_byte_blocks(path, 4096):
+            pass
+    assert f"{kind} data is truncated or corrupt" in streamed.value.message
+    assert streamed.value.line is not None and streamed.value.line >= 1
+
+
+def test_garbage_after_compression_magic_is_an_error(tmp_path):
+    path = tmp_path / "fake.gz"
+    path.write_bytes(b"\x1f\x8b" + b"not really gzip" * 10)
+    with pytest.raises(FormatError, match="gzip data is truncated or corrupt"):
+        read_bytes(path)
+
+
+def test_decode_text():
+    assert decode_text(b"\xef\xbb\xbfa\r\nb", "f") == "a\r\nb"
+    with pytest.raises(FormatError) as info:
+        decode_text(b"ok\nok\nbad \xff\n", "f")
+    assert str(info.value) == "f:3: not UTF-8 text (byte 0xff)"
+    with pytest.raises(FormatError) as info:
+        decode_text(b"ok\n\x00\x01", "f")
+    assert str(info.value) == "f:2: binary data (NUL byte), not text"
+
+
+# -- streaming blocks ---------------------------------------------------------------------
+
+
+def _collect(path, block_size):
+    return list(iter_byte_blocks(path, block_size))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), max_size=20),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["plain", *sorted(COMPRESSORS)]),
+    st.sampled_from([1, 2, 3, 5, 64, 1 << 20]),
+)
+def test_blocks_are_whole_lines_with_their_line_numbers(
+    tmp_path_factory, lines, final_newline, bom, kind, block_size
+):
+    data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
+    raw = (b"\xef\xbb\xbf" if bom else b"") + data
+    packed = raw if kind == "plain" else COMPRESSORS[kind](raw)
+    path = tmp_path_factory.mktemp("blocks") / "f"
+    path.write_bytes(packed)
+    blocks = _collect(path, block_size)
+    assert b"".join(block for block, _ in blocks) == data
+    line = 1
+    for index, (block, first_line) in enumerate(blocks):
+        assert block  # no empty blocks
+        assert first_line == line
+        if index < len(blocks) - 1:
+            assert block.endswith(b"\n")
+        line += block.count(b"\n")
+
+
+def test_blocks_from_stdin(monkeypatch):
+    data = b"".join(b"line %d\n" % i for i in range(1, 101)) + b"last"
+    monkeypatch.setattr(sys, "stdin", FakeStdin(b"\xef\xbb\xbf" + data))
+    blocks = list(iter_byte_blocks("-", 16))
+    assert len(blocks) > 10
+    assert b"".join(block for block, _ in blocks) == data
+    assert blocks[-1] == (b"last", 101)
+    assert blocks[1][1] == 1 + blocks[0][0].count(b"\n")
+
+
+def test_blocks_missing_file(tmp_path):
+    with pytest.raises(FormatError, match="no such file"):
+        list(iter_byte_blocks(tmp_path / "absent"))
+    with pytest.raises(FormatError, match="is a directory"):
+        list(iter_byte_blocks(tmp_path))
+
+
+# -- atomic output ------------------------------------------------------------------------
+
+
+def test_atomic_output_writes_exactly_and_leaves_no_temp_file(tmp_path):
+    target = tmp_path / "out.txt"
+    with atomic_output(target) as handle:
+        handle.write("a\r\nb\n")
+        assert not target.exists()  # nothing visible until the block ends
+    assert target.read_bytes() == b"a\r\nb\n"  # no newline translation
+    assert os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_atomic_output_honours_the_umask(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_text_atomic(tmp_path / "m.txt", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "m.txt").st_mode) == 0o640
+
+
+def test_atomic_output_binary(tmp_path):
+    with atomic_output(tmp_path / "b.bin", binary=True) as handle:
+        handle.write(b"\x00\x01")
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_failure_inside_the_block_keeps_the_old_target_and_removes_the_temp(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    with pytest.raises(KeyboardInterrupt), atomic_output(target) as handle:
+        handle.write("half of the new content" * 10_000)
+        raise KeyboardInterrupt
+    assert target.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["out.txt"]
+    other = tmp_path / "new.txt"
+    with pytest.raises(ValueError), atomic_output(other) as handle:
+        handle.write("x")
+        raise ValueError("boom")
+    assert os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_atomic_output_refuses_an_input_even_through_another_name(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("precious\n")
+    hard = tmp_path / "hard.txt"
+    os.link(source, hard)
+    for target in (source, hard, tmp_path / "." / "in.txt"):
+        with pytest.raises(FormatError) as info, atomic_output(target, inputs=[source]):
+            pass
+        assert info.value.message == "refusing to overwrite the input file"
+    assert source.read_text() == "precious\n"
+    assert sorted(os.listdir(tmp_path)) == ["hard.txt", "in.txt"]
+
+
+def test_atomic_output_missing_folder(tmp_path):
+    with pytest.raises(FormatError, match="output folder does not exist"):
+        write_text_atomic(tmp_path / "no" / "such" / "out.txt", "x")
+
+
+def test_atomic_output_dash_is_stdout(capsys):
+    write_text_atomic("-", "to stdout\n", inputs=["-"])
+    assert capsys.readouterr().out == "to stdout\n"
+
+
+def test_same_file(tmp_path):
+    a = tmp_path / "a"
+    a.write_text("x")
+    assert same_file(a, tmp_path / "." / "a")
+    assert not same_file(a, tmp_path / "missing")
+    assert not same_file("-", "-")
