@@ -1,0 +1,139 @@
+"""formats.detect (DIMACS or DP input?) and formats.statistics (what `satkit stats` counts)."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from formats import FormatError, Formula
+from formats.assignment import dp_input_text
+from formats.detect import detect_format, read_formula
+from formats.dimacs import dimacs_text
+from formats.statistics import formula_stats
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("c comment\n1 2\n0\n", "dimacs"),
+        ("p cnf 2 1\n1 2 0\n", "dimacs"),
+        ("%\n", "dimacs"),
+        ("\n\n  1 -2 0\n", "dimacs"),
+        ("\ufeff1 -2 0\n", "dimacs"),
+        ("", "dimacs"),
+        ("  \n\t\n", "dimacs"),
+        ("1 -2\n0\nkey\n", "assignment"),
+        ("\ufeff  1  -2 \r\n0\r\n", "assignment"),
+        ("0\n1 P\n", "assignment"),
+        ("0 \n", "assignment"),
+        ("\n\n-3\n0\n", "assignment"),
+    ],
+)
+def test_detect_format(text, kind):
+    assert detect_format(text) == kind
+    assert detect_format(text.encode("utf-8")) == kind
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(-50, 50).filter(bool), min_size=1, max_size=5),
+        min_size=1,
+        max_size=10,
+    ),
+    st.text(max_size=20),
+)
+def test_what_satkit_writes_is_detected_as_what_it_is(clauses, back_matter):
+    formula = Formula(clauses=clauses, back_matter=back_matter)
+    assert detect_format(dimacs_text(formula)) == "dimacs"
+    assert detect_format(dp_input_text(formula)) == "assignment"
+
+
+def test_read_formula_detects_or_obeys(tmp_path):
+    dp = tmp_path / "dp.txt"
+    dp.write_text("1 -2\n0\nkey\n")
+    formula, kind = read_formula(dp)
+    assert (kind, formula.clauses, formula.back_matter) == ("assignment", [[1, -2]], "key\n")
+    cnf = tmp_path / "x.cnf"
+    cnf.write_bytes(gzip.compress(b"p cnf 2 1\n1 -2 0\n"))
+    formula, kind = read_formula(cnf)
+    assert (kind, formula.clauses) == ("dimacs", [[1, -2]])
+    # a headerless DIMACS file read as DIMACS on request
+    bare = tmp_path / "bare.cnf"
+    bare.write_text("1 -2\n0\n")
+    assert read_formula(bare)[0].clauses == [[1, -2]]  # detected as DP input
+    formula, kind = read_formula(bare, fmt="dimacs")
+    assert (kind, formula.clauses) == ("dimacs", [[1, -2]])
+    with pytest.raises(FormatError, match="no 'p cnf"):
+        read_formula(bare, fmt="dimacs", strict=True)
+    with pytest.raises(ValueError, match="unknown format"):
+        read_formula(bare, fmt="json")
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+
+def test_every_count_on_a_hand_made_formula():
+    formula = Formula(
+        nvars=10,
+        clauses=[[1, 2], [2, 1], [1, -1, 3], [], [4], [-4, 5], [1, 2, 2], [6, -7, 8]],
+    )
+    stats = formula_stats(formula)
+    assert stats.variables == 10
+    assert stats.variables_used == 8  # 1..8; 9 and 10 are declared only
+    assert stats.clauses == 8
+    assert stats.literals == 16
+    assert stats.length_histogram == {0: 1, 1: 1, 2: 3, 3: 3}
+    assert (stats.empty_clauses, stats.unit_clauses, stats.binary_clauses) == (1, 1, 3)
+    # one sign only: 2 3 5 6 8 positive, 7 negative; 1 and 4 occur both ways
+    assert stats.pure_literals == 6
+    # [2, 1] repeats [1, 2]; [1, 2, 2] is the same set again
+    assert stats.duplicate_clauses == 2
+    assert stats.tautologies == 1
+    assert stats.as_dict()["length_histogram"] == {"0": 1, "1": 1, "2": 3, "3": 3}
+
+
+def test_stats_of_an_empty_formula():
+    stats = formula_stats(Formula())
+    assert stats.as_dict() == {
+        "variables": 0,
+        "variables_used": 0,
+        "clauses": 0,
+        "literals": 0,
+        "length_histogram": {},
+        "empty_clauses": 0,
+        "unit_clauses": 0,
+        "binary_clauses": 0,
+        "pure_literals": 0,
+        "duplicate_clauses": 0,
+        "tautologies": 0,
+    }
+
+
+def test_stats_variables_count_literals_beyond_nvars():
+    assert formula_stats(Formula(nvars=2, clauses=[[-7]])).variables == 7
+
+
+def test_all_pure_and_all_mixed():
+    assert formula_stats(Formula(clauses=[[1, 2], [3]])).pure_literals == 3
+    assert formula_stats(Formula(clauses=[[1, -2], [-1, 2]])).pure_literals == 0
+    assert formula_stats(Formula(clauses=[[1, -1], [2, -2, 3]])).tautologies == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(-6, 6).filter(bool), max_size=4), max_size=15))
+def test_stats_agree_with_a_direct_count(clauses):
+    stats = formula_stats(Formula(clauses=clauses))
+    assert stats.clauses == len(clauses)
+    assert stats.literals == sum(map(len, clauses))
+    assert sum(stats.length_histogram.values()) == len(clauses)
+    variables = {abs(lit) for clause in clauses for lit in clause}
+    assert stats.variables_used == len(variables)
+    signs = {v: {lit > 0 for c in clauses for lit in c if abs(lit) == v} for v in variables}
+    assert stats.pure_literals == sum(len(s) == 1 for s in signs.values())
+    distinct = {frozenset(c) for c in clauses}
+    assert stats.duplicate_clauses == len(clauses) - len(distinct)
+    assert stats.tautologies == sum(any(-lit in c for lit in c) for c in clauses)
