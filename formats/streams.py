@@ -241,6 +241,8 @@ def atomic_output(
     for source in inputs:
         if same_file(target, source):
             raise FormatError(target, None, "refusing to overwrite the input file")
+    if os.path.isdir(target):
+        raise FormatError(target, None, "is a directory, not a file")
     folder = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(folder):
         raise FormatError(target, None, "output folder does not exist")
