@@ -231,3 +231,13 @@ def test_same_file(tmp_path):
     assert same_file(a, tmp_path / "." / "a")
     assert not same_file(a, tmp_path / "missing")
     assert not same_file("-", "-")
+
+
+def test_atomic_output_onto_a_directory_names_the_directory(tmp_path):
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    with pytest.raises(FormatError) as info:
+        write_text_atomic(folder, "x")
+    assert str(info.value) == f"{folder}: is a directory, not a file"
+    assert os.listdir(folder) == []
+    assert os.listdir(tmp_path) == ["sub"]
