@@ -65,10 +65,40 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
                     break
                 chunks.append(chunk)
     except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
-        line = sum(c.count(b"\n") for c in chunks) + 1
+        line = _readable_prefix(raw, kind).count(b"\n") + 1
         detail = str(exc) or type(exc).__name__
         raise FormatError(name, line, f"{kind} data is truncated or corrupt ({detail})") from None
     return b"".join(chunks)
+
+
+def _readable_prefix(raw: bytes, kind: str) -> bytes:
+    """What a damaged compressed buffer yields before the damage (only used for messages).
+
+    The file readers drop the whole last read when it fails, so this feeds a
+    decompressor object 4 KiB of input at a time and keeps each piece's output;
+    a truncated stream simply stops. Concatenated members/streams are followed.
+    """
+    factories = {
+        "gzip": lambda: zlib.decompressobj(31),
+        "bz2": bz2.BZ2Decompressor,
+        "xz": lzma.LZMADecompressor,
+    }
+    out: list[bytes] = []
+    data = raw
+    try:
+        while data:
+            decompressor = factories[kind]()
+            start = 0
+            for start in range(0, len(data), 4096):
+                out.append(decompressor.decompress(data[start : start + 4096]))
+                if decompressor.eof:
+                    break
+            if not decompressor.eof:
+                break
+            data = decompressor.unused_data + data[start + 4096 :]
+    except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError):
+        pass
+    return b"".join(out)
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
