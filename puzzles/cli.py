@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
 from formats.cli import fail, report_errors
 from formats.dimacs import write_dimacs
 from puzzles.decoder import DecodeError, Solution, format_table
@@ -22,7 +23,7 @@ from puzzles.loader import load_puzzle
 from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
 from puzzles.zebra import Puzzle, encode
 
-CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
+HEURISTICS = {"classic": CLASSIC_HEURISTICS, "cdcl": CDCL_HEURISTICS}
 EXIT_SOLVED = 10
 EXIT_NO_SOLUTION = 20
 EXIT_UNKNOWN = 0
@@ -52,9 +53,9 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             "--heuristic",
-            type=click.Choice(CLASSIC_HEURISTICS),
+            type=click.Choice([*CLASSIC_HEURISTICS, *CDCL_HEURISTICS]),
             default=None,
-            help="Branching heuristic of the classic engine  [default: two-clause].",
+            help="Branching heuristic; classic: two-clause (the seed's) by default; cdcl: vsids.",
         ),
         click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
         click.option(
@@ -120,9 +121,11 @@ def _run(
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
     if mode == "classic" and heuristic is None:
         heuristic = "two-clause"
-    if mode == "cdcl" and heuristic is not None:
+    if heuristic is not None and heuristic not in HEURISTICS[mode]:
+        other = "cdcl" if mode == "classic" else "classic"
         raise click.UsageError(
-            "--heuristic chooses the classic engine's branching; use --mode classic"
+            f"--heuristic {heuristic} belongs to --mode {other};"
+            f" --mode {mode} takes {', '.join(HEURISTICS[mode])}"
         )
     if cnf_path is not None:
         write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
@@ -157,7 +160,8 @@ def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
         how = f"classic DPLL, {solver['heuristic']} heuristic, seed {solver['seed']}"
     else:
         what = f"Decisions: {stats.get('decisions', 0)}, conflicts: {stats.get('conflicts', 0)}"
-        how = f"{solver['mode']}, seed {solver['seed']}"
+        engine = solver["mode"] + (f", {solver['heuristic']}" if solver["heuristic"] else "")
+        how = f"{engine}, seed {solver['seed']}"
     return f"{what} ({how})"
 
 
