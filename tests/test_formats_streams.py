@@ -84,12 +84,17 @@ def test_truncated_compressed_input_names_the_line_it_reached(tmp_path, kind):
     with pytest.raises(FormatError) as info:
         read_bytes(path)
     assert f"{kind} data is truncated or corrupt" in info.value.message
-    assert info.value.line is not None and info.value.line >= 1
     with pytest.raises(FormatError) as streamed:
         for _ in iter_byte_blocks(path, 4096):
             pass
     assert f"{kind} data is truncated or corrupt" in streamed.value.message
-    assert streamed.value.line is not None and streamed.value.line >= 1
+    if kind == "bz2":
+        # bz2 works in 900 kB blocks: nothing of a damaged first block is readable
+        assert info.value.line == streamed.value.line == 1
+    else:
+        # about 3/4 of the lines are readable; the streamed reader may stop a block earlier
+        assert 30_000 < info.value.line < 45_000
+        assert info.value.line - 1000 < streamed.value.line <= info.value.line
 
 
 def test_garbage_after_compression_magic_is_an_error(tmp_path):

@@ -1,0 +1,422 @@
+"""`satkit convert` and `satkit stats`, end to end, and the bad-input table.
+
+Most cases run in-process through click's CliRunner (fast); a few run the real
+`satkit` entry point in a subprocess, to see exactly what a user sees.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formats.assignment import dp_input_text, parse_dp_input
+from formats.cli import convert, stats
+from formats.dimacs import parse_dimacs
+from formats.formula import Formula
+
+DP_TEXT = "1 2 3 \r\n-2 3\r\n-3\r\n0 \r\nThis is a simple example.\r\n\r\n  with a blank line  \r\n"
+
+
+def run(command, args, stdin: bytes | None = None):
+    result = CliRunner().invoke(command, [str(a) for a in args], input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback would have reached the user
+    return result
+
+
+def files_in(folder: Path) -> list[str]:
+    return sorted(os.listdir(folder))
+
+
+# -- convert ------------------------------------------------------------------------------
+
+
+def test_dp_to_dimacs_to_dp_is_byte_for_byte(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(DP_TEXT.encode())
+    cnf = tmp_path / "mid.cnf"
+    back = tmp_path / "back.txt"
+    result = run(convert, [source, "-o", cnf])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    middle = cnf.read_text()
+    assert "p cnf 3 3\n1 2 3 0\n-2 3 0\n-3 0\n" in middle
+    assert middle.startswith("c back-matter ")
+    assert run(convert, [cnf, "-o", back]).exit_code == 0
+    expected = "1 2 3\n-2 3\n-3\n0\n" + DP_TEXT.split("0 \r\n", 1)[1]
+    assert back.read_bytes() == expected.encode()  # clause lines normalised, back matter exact
+    # and once normalised, the round trip is the identity on the whole file
+    run(convert, [back, "-o", cnf])
+    again = tmp_path / "again.txt"
+    run(convert, [cnf, "-o", again])
+    assert again.read_bytes() == back.read_bytes()
+
+
+def test_dimacs_to_dp_to_dimacs_keeps_the_clauses(tmp_path):
+    source = tmp_path / "in.cnf"
+    source.write_text("c a comment\np cnf 5 3\n1 -5\n 0 2 3 0\n-4 0\n%\n0\n")
+    dp = tmp_path / "out.txt"
+    assert run(convert, [source, "-o", dp]).exit_code == 0
+    assert dp.read_text() == "1 -5\n2 3\n-4\n0\n"
+    cnf = tmp_path / "back.cnf"
+    assert run(convert, [dp, "-o", cnf]).exit_code == 0
+    assert parse_dimacs(cnf.read_text(), strict=True).clauses == [[1, -5], [2, 3], [-4]]
+
+
+def test_to_and_from_options(tmp_path):
+    bare = tmp_path / "bare.cnf"
+    bare.write_text("1 -2\n0\n")  # detected as DP input (no 0 at the end of a clause line)
+    result = run(convert, [bare, "--to", "dimacs"])
+    assert result.stdout == "p cnf 2 1\n1 -2 0\n"
+    result = run(convert, [bare, "--from", "dimacs", "--to", "dimacs"])
+    assert result.stdout == "p cnf 2 1\n1 -2 0\n"
+    assert "no 'p cnf VARIABLES CLAUSES' header" in result.stderr
+    result = run(convert, [bare, "--from", "dimacs", "--to", "dimacs", "--quiet"])
+    assert (result.stdout, result.stderr) == ("p cnf 2 1\n1 -2 0\n", "")
+    result = run(convert, [bare, "--from", "dimacs", "--strict"])
+    assert result.exit_code == 1
+    cnf = tmp_path / "x.cnf"
+    cnf.write_text("p cnf 3 1\n1 -3 0\n")
+    assert run(convert, [cnf, "--to", "dimacs"]).stdout == "p cnf 3 1\n1 -3 0\n"
+    assert run(convert, [cnf]).stdout == "1 -3\n0\n"
+    dp = tmp_path / "x.txt"
+    dp.write_text("1\n0\nkey\n")
+    assert run(convert, [dp, "--to", "assignment"]).stdout == "1\n0\nkey\n"
+
+
+def test_convert_reads_stdin_and_compressed_input(tmp_path):
+    result = run(convert, ["-"], stdin=gzip.compress(b"p cnf 2 1\n1 -2 0\n"))
+    assert (result.exit_code, result.stdout) == (0, "1 -2\n0\n")
+    result = run(convert, ["-", "--to", "dimacs"], stdin=b"\xef\xbb\xbf1 -2\r\n0\r\nk\r\n")
+    assert result.stdout == 'c back-matter "k\\r\\n"\np cnf 2 1\n1 -2 0\n'
+
+
+def test_convert_warnings_go_to_stderr(tmp_path):
+    source = tmp_path / "w.cnf"
+    source.write_text("p cnf 1 5\n1 2 0\n")
+    result = run(convert, [source])
+    assert result.exit_code == 0
+    assert result.stdout == "1 2\n0\n"
+    assert result.stderr.splitlines() == [
+        f"warning: {source}:1: header declares 1 variables but literals go up to 2",
+        f"warning: {source}:1: header declares 5 clauses but the file has 1",
+    ]
+
+
+def test_an_empty_clause_cannot_become_dp_input(tmp_path):
+    """Documented behaviour: exit 1, one error line that says why, no output file."""
+    source = tmp_path / "e.cnf"
+    source.write_text("p cnf 2 3\n1 2 0\n0\n-1 0\n")
+    out = tmp_path / "e.txt"
+    result = run(convert, [source, "--to", "assignment", "-o", out])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: ")
+    assert "clause 2 is empty" in lines[0]
+    assert "cannot express an empty clause" in lines[0]
+    assert result.stdout == ""
+    assert files_in(tmp_path) == ["e.cnf"]
+    # the DIMACS side keeps it
+    assert run(convert, [source, "--to", "dimacs"]).stdout == "p cnf 2 3\n1 2 0\n0\n-1 0\n"
+
+
+def test_convert_refuses_to_overwrite_its_input(tmp_path):
+    source = tmp_path / "same.cnf"
+    source.write_text("p cnf 1 1\n1 0\n")
+    result = run(convert, [source, "--to", "dimacs", "-o", source])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {source}: refusing to overwrite the input file\n"
+    assert source.read_text() == "p cnf 1 1\n1 0\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--to", "json"], ["--from", "xml"], ["--bogus"], []],
+)
+def test_usage_errors_exit_2(tmp_path, args):
+    source = tmp_path / "u.cnf"
+    source.write_text("p cnf 1 1\n1 0\n")
+    result = run(convert, [source, *args] if args else [])
+    assert result.exit_code == 2
+
+
+blank = st.sampled_from([" ", "  ", "\t"])
+dp_clause_lines = st.lists(
+    st.lists(st.integers(1, 99).flatmap(lambda a: st.sampled_from([a, -a])), min_size=1),
+    max_size=12,
+)
+back_matter_texts = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dp_clause_lines, back_matter_texts, st.sampled_from(["\n", "\r\n"]))
+def test_lossless_dp_dimacs_dp_through_the_command(clauses, back_matter, newline):
+    text = newline.join([*(" ".join(map(str, c)) for c in clauses), "0"]) + newline + back_matter
+    middle = run(convert, ["-"], stdin=text.encode()).stdout_bytes
+    back = run(convert, ["-"], stdin=middle)
+    assert back.exit_code == 0, back.stderr
+    again = parse_dp_input(back.stdout_bytes.decode())
+    assert again.clauses == clauses
+    assert again.back_matter == back_matter
+    assert (
+        back.stdout_bytes
+        == dp_input_text(Formula(clauses=clauses, back_matter=back_matter)).encode()
+    )
+
+
+# -- stats --------------------------------------------------------------------------------
+
+STATS_CNF = "p cnf 10 8\n1 2 0\n2 1 0\n1 -1 3 0\n0\n4 0\n-4 5 0\n1 2 2 0\n6 -7 8 0\n"
+
+
+def test_stats_text(tmp_path):
+    source = tmp_path / "s.cnf"
+    source.write_text(STATS_CNF)
+    result = run(stats, [source])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"file:              {source}",
+        "format:            dimacs",
+        "variables:         10 (8 used)",
+        "clauses:           8",
+        "literals:          16",
+        "clause lengths:    0: 1, 1: 1, 2: 3, 3: 3",
+        "empty clauses:     1",
+        "unit clauses:      1",
+        "binary clauses:    3",
+        "pure literals:     6",
+        "duplicate clauses: 2",
+        "tautologies:       1",
+    ]
+
+
+def test_stats_json_and_dp_input(tmp_path):
+    source = tmp_path / "s.cnf"
+    source.write_text(STATS_CNF)
+    data = json.loads(run(stats, [source, "--json"]).stdout)
+    assert data == {
+        "file": str(source),
+        "format": "dimacs",
+        "variables": 10,
+        "variables_used": 8,
+        "clauses": 8,
+        "literals": 16,
+        "length_histogram": {"0": 1, "1": 1, "2": 3, "3": 3},
+        "empty_clauses": 1,
+        "unit_clauses": 1,
+        "binary_clauses": 3,
+        "pure_literals": 6,
+        "duplicate_clauses": 2,
+        "tautologies": 1,
+    }
+    dp = tmp_path / "s.txt"
+    dp.write_text("1 -2\n2\n0\nkey\n")
+    data = json.loads(run(stats, [dp, "--json"]).stdout)
+    assert (data["format"], data["clauses"], data["pure_literals"]) == ("assignment", 2, 1)
+    empty = run(stats, [tmp_path / "s.txt", "--json"], stdin=None)
+    assert empty.exit_code == 0
+
+
+def test_stats_from_stdin_with_warnings(tmp_path):
+    result = run(stats, ["-", "--json"], stdin=b"p cnf 1 1\n1 2 0\n")
+    assert json.loads(result.stdout)["variables"] == 2
+    assert result.stderr.startswith("warning: <stdin>:1: header declares 1 variables")
+    quiet = run(stats, ["-", "--quiet"], stdin=b"p cnf 1 1\n1 2 0\n")
+    assert quiet.stderr == ""
+    strict = run(stats, ["-", "--strict"], stdin=b"p cnf 1 1\n1 2 0\n")
+    assert (strict.exit_code, strict.stdout) == (1, "")
+    assert strict.stderr == "error: <stdin>:2: literal 2 exceeds the declared 1 variables\n"
+
+
+# -- the bad-input table ------------------------------------------------------------------
+
+TEXT = "p cnf 3 2\n1 -2 0\n2 3 0\n" * 1  # a valid formula to damage
+BIG = ("p cnf 3 2000\n" + "1 -2 3 0\n" * 2000).encode()
+
+
+def _cut(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+ANY_LINE = "some line"  # where the readable part of a damaged stream ends (see test_streams)
+
+# (id, input bytes, extra args, line or None, fragment of the message)
+BAD_INPUTS = [
+    ("letter-token", b"p cnf 2 1\n1 x 0\n", [], 2, "expected a literal or 0, found 'x'"),
+    ("float-token", b"p cnf 2 1\n1 2.5 0\n", [], 2, "found '2.5'"),
+    ("plus-sign", b"p cnf 2 1\n+1 2 0\n", [], 2, "found '+1'"),
+    ("minus-zero", b"p cnf 2 1\n1 -0\n", [], 2, "'-0' is not a literal"),
+    ("minus-zero-late", b"p cnf 2 2\n1 0\nc x\n\n2 -0 0\n", [], 5, "'-0' is not a literal"),
+    ("lone-dash", b"p cnf 2 1\n1 - 2 0\n", [], 2, "found '-'"),
+    ("percent-inline", b"p cnf 2 1\n1 % 0\n", [], 2, "found '%'"),
+    ("comment-after-literals", b"p cnf 2 1\n1 2 0 c no\n", [], 2, "found 'c'"),
+    ("beyond-header", b"p cnf 2 1\n1 -3 0\n", ["--strict"], 2, "literal -3 exceeds"),
+    ("more-declared", b"p cnf 3 5\n1 0\n", ["--strict"], 1, "header declares 5 clauses"),
+    ("fewer-declared", b"p cnf 3 1\n1 0\n2 0\n", ["--strict"], 1, "header declares 1 clauses"),
+    ("no-header-strict", b"1 2 0\n", ["--strict"], 1, "no 'p cnf VARIABLES CLAUSES' header"),
+    ("no-final-zero", b"p cnf 3 1\n1 2\n", ["--strict"], 2, "last clause has no terminating 0"),
+    ("header-late", b"c\n1 0\np cnf 1 1\n", ["--strict", "--from", "dimacs"], 2, "no 'p cnf"),
+    ("header-short", b"p cnf 2\n1 0\n", [], 1, "malformed header"),
+    ("header-words", b"p cnf a b\n1 0\n", [], 1, "malformed header"),
+    ("header-negative", b"p cnf -1 2\n", [], 1, "malformed header"),
+    ("header-wcnf", b"p wcnf 2 1 3\n1 0\n", [], 1, "malformed header"),
+    ("two-headers", b"p cnf 1 1\nc\np cnf 1 1\n1 0\n", [], 3, "a second 'p cnf' header"),
+    ("truncated-gzip", _cut(gzip.compress(BIG)), [], ANY_LINE, "gzip data is truncated or corrupt"),
+    ("truncated-xz", _cut(lzma.compress(BIG)), [], ANY_LINE, "xz data is truncated or corrupt"),
+    ("truncated-bz2", _cut(bz2.compress(BIG)), [], 1, "bz2 data is truncated or corrupt"),
+    ("gzip-magic-garbage", b"\x1f\x8b" + b"garbage" * 20, [], 1, "gzip data is truncated"),
+    ("binary-garbage", b"p cnf 1 1\n\x00\x07\x1b\x00\n", [], 2, "binary data"),
+    ("nul-in-clause", b"p cnf 1 1\n1 \x00 0\n", [], 2, "found"),
+    ("elf-binary", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), [], 1, ""),
+    ("invalid-utf8-comment", b"c ok\nc caf\xe9\np cnf 1 1\n1 0\n", [], 2, "not UTF-8"),
+    ("invalid-utf8-clause", b"p cnf 1 1\n1 \xe9 0\n", [], 2, "expected a literal or 0"),
+    ("empty-file", b"", [], 1, "empty input"),
+    ("blank-file", b"\n  \n\t\n", [], 4, "empty input"),
+    ("comment-only", b"c one\nc two\n", [], 3, "empty input"),
+    ("bom-only", b"\xef\xbb\xbf", [], 1, "empty input"),
+    ("dp-no-zero-line", b"1 2\n-1\n", [], 2, "no line '0' ending the clause list"),
+    ("dp-letters", b"1 2\nP Q -R\n0\nkey\n", [], 2, "expected a signed atom number, found 'P'"),
+    ("dp-zero-in-clause", b"1 0 2\n0\n", [], 1, "0 inside a clause line"),
+    ("dp-minus-zero", b"1 2\n-0 3\n0\n", [], 2, "0 inside a clause line"),
+    ("dp-bad-utf8-back-matter", b"1 2\n0\nk\xff\n", [], 3, "not UTF-8"),
+    ("dp-output-given", b"1 T\n2 F\n0\nkey\n", [], 1, "expected a signed atom number, found 'T'"),
+    ("dp-forced-on-dimacs", b"p cnf 1 1\n1 0\n0\n", ["--from", "assignment"], 1, "found 'p'"),
+    ("dp-forced-no-zero-line", b"p cnf 1 1\n1 0\n", ["--from", "assignment"], 2, "no line '0'"),
+    ("dp-nul", b"1 2\n0\n\x00\n", [], 3, "binary data"),
+]
+
+
+@pytest.fixture(params=BAD_INPUTS, ids=[case[0] for case in BAD_INPUTS])
+def bad_case(request):
+    return request.param
+
+
+def _check_one_error_line(result, name: str, line: int | str | None, fragment: str) -> None:
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    if line is None:
+        where = re.escape(f"{name}: ")
+    elif line == ANY_LINE:
+        where = re.escape(f"{name}:") + r"[1-9][0-9]*: "
+    else:
+        where = re.escape(f"{name}:{line}: ")
+    assert re.match("error: " + where, lines[0]), lines[0]
+    assert fragment in lines[0]
+
+
+def test_bad_input_through_convert(tmp_path, bad_case):
+    case_id, data, extra, line, fragment = bad_case
+    source = tmp_path / f"{case_id}.in"
+    source.write_bytes(data)
+    out = tmp_path / "out.cnf"
+    precreate = BAD_INPUTS.index(bad_case) % 2 == 0
+    if precreate:
+        out.write_bytes(b"known content\n")
+    before = files_in(tmp_path)
+    result = run(convert, [source, "-o", out, *extra])
+    _check_one_error_line(result, str(source), line, fragment)
+    assert files_in(tmp_path) == before  # no temp files, no new output
+    if precreate:
+        assert out.read_bytes() == b"known content\n"
+    else:
+        assert not out.exists()
+
+
+def test_bad_input_through_stats(tmp_path, bad_case):
+    case_id, data, extra, line, fragment = bad_case
+    source = tmp_path / f"{case_id}.in"
+    source.write_bytes(data)
+    result = run(stats, [source, *extra])
+    _check_one_error_line(result, str(source), line, fragment)
+
+
+@pytest.mark.parametrize("command", [convert, stats])
+def test_missing_file_and_directory(tmp_path, command):
+    out = tmp_path / "out.cnf"
+    out.write_text("keep\n")
+    missing = tmp_path / "missing.cnf"
+    args = ["-o", out] if command is convert else []
+    result = run(command, [missing, *args])
+    _check_one_error_line(result, str(missing), None, "no such file")
+    result = run(command, [tmp_path, *args])
+    _check_one_error_line(result, str(tmp_path), None, "is a directory, not a file")
+    assert out.read_text() == "keep\n"
+    assert files_in(tmp_path) == ["out.cnf"]
+
+
+def test_bad_outputs(tmp_path):
+    source = tmp_path / "ok.cnf"
+    source.write_text("p cnf 1 1\n1 0\n")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    result = run(convert, [source, "-o", folder])
+    _check_one_error_line(result, str(folder), None, "is a directory, not a file")
+    nowhere = tmp_path / "no" / "out.txt"
+    result = run(convert, [source, "-o", nowhere])
+    _check_one_error_line(result, str(nowhere), None, "output folder does not exist")
+    assert files_in(tmp_path) == ["folder", "ok.cnf"]
+    assert files_in(folder) == []
+
+
+def test_bad_stdin_is_named_stdin():
+    result = run(convert, ["-", "-o", "-"], stdin=b"p cnf 1 1\n1 q 0\n")
+    _check_one_error_line(result, "<stdin>", 2, "found 'q'")
+
+
+# -- the real entry point -----------------------------------------------------------------
+
+
+def satkit(*args: str, stdin: bytes = b"", cwd: Path | None = None):
+    return subprocess.run(
+        [sys.executable, "-c", "from satkit import main; main()", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        check=False,
+    )
+
+
+def test_real_process_convert_stdin_to_stdout():
+    run_ = satkit("convert", "-", stdin=b"c hi\np cnf 2 2\n1 -2 0 2 0\n%\n0\n")
+    assert (run_.returncode, run_.stdout, run_.stderr) == (0, b"1 -2\n2\n0\n", b"")
+
+
+def test_real_process_bad_inputs_print_one_line_and_no_traceback(tmp_path):
+    cases = {
+        "trunc.cnf": (gzip.compress(BIG)[:-8], 2002),  # only the CRC trailer is missing
+        "bad.cnf": (b"p cnf 2 1\n1 -0\n", 2),
+        "dp.txt": (b"1 2\nP Q\n0\n", 2),
+    }
+    for name, (data, line) in cases.items():
+        source = tmp_path / name
+        source.write_bytes(data)
+        out = tmp_path / "out"
+        result = satkit("convert", str(source), "-o", str(out))
+        assert result.returncode == 1
+        stderr = result.stderr.decode()
+        assert len(stderr.splitlines()) == 1, stderr
+        where = f"{source}:{line}: " if line else f"{source}: "
+        assert stderr.startswith("error: " + where)
+        assert not out.exists()
+    assert satkit("stats", str(tmp_path / "nope")).stderr == (
+        f"error: {tmp_path / 'nope'}: no such file\n".encode()
+    )
+    assert files_in(tmp_path) == sorted(cases)
