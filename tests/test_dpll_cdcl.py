@@ -1,0 +1,264 @@
+"""Tests for dpll.cdcl: the CDCL engine against PySAT's MiniSat, budgets, cores, big inputs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Minisat22
+
+from dpll.cdcl import CDCLEngine, luby
+from dpll.engine import STAT_KEYS, Limits
+from formats.dimacs import read_dimacs
+
+SATLIB = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "satlib"
+
+
+def minisat(clauses: list[list[int]], assumptions: list[int] = ()) -> bool:
+    with Minisat22(bootstrap_with=clauses) as m:
+        return m.solve(assumptions=list(assumptions))
+
+
+def satisfies(model: list[int], clauses: list[list[int]]) -> bool:
+    true = set(model)
+    return all(any(lit in true for lit in clause) for clause in clauses)
+
+
+@st.composite
+def random_3sat(draw: st.DrawFn) -> tuple[int, list[list[int]]]:
+    """Uniform random 3-SAT near the threshold (m/n around 4.26)."""
+    n = draw(st.integers(10, 80))
+    ratio = draw(st.floats(3.8, 4.8))
+    rng = random.Random(draw(st.integers(0, 2**32)))  # much faster than st.randoms()
+    clauses = []
+    for _ in range(round(n * ratio)):
+        variables = rng.sample(range(1, n + 1), 3)
+        clauses.append([v if rng.random() < 0.5 else -v for v in variables])
+    return n, clauses
+
+
+@st.composite
+def mixed_cnf(draw: st.DrawFn) -> tuple[int, list[list[int]]]:
+    """Small CNFs with clauses of length 0..6 (empty clause, units, repeats, tautologies)."""
+    n = draw(st.integers(1, 25))
+    lit = st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v]))
+    clauses = draw(st.lists(st.lists(lit, min_size=0, max_size=6), max_size=90))
+    # the empty clause is rare in real inputs: keep it in about one case in ten
+    if draw(st.integers(0, 9)) > 0:
+        clauses = [c for c in clauses if c] or [[1]]
+    return n, clauses
+
+
+def solve(engine: CDCLEngine, assumptions: list[int] = (), **limits: object) -> bool | None:
+    return engine.solve(list(assumptions), Limits(**limits))
+
+
+def test_luby_sequence() -> None:
+    assert [int(luby(2, i)) for i in range(15)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_3sat())
+def test_random_3sat_agrees_with_minisat(case: tuple[int, list[list[int]]]) -> None:
+    n, clauses = case
+    engine = CDCLEngine(n, clauses)
+    result = solve(engine)
+    assert result == minisat(clauses)
+    if result:
+        model = engine.model()
+        assert [abs(lit) for lit in model] == list(range(1, n + 1))
+        assert satisfies(model, clauses)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mixed_cnf(), st.sampled_from(["luby", "glucose"]), st.integers(0, 3))
+def test_mixed_cnf_agrees_with_minisat(
+    case: tuple[int, list[list[int]]], restarts: str, seed: int
+) -> None:
+    n, clauses = case
+    engine = CDCLEngine(n, clauses, restarts=restarts, seed=seed, first_reduce=20, reduce_inc=5)
+    result = solve(engine)
+    assert result == minisat(clauses)
+    if result:
+        assert satisfies(engine.model(), clauses)
+    else:
+        assert engine.core() == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_3sat(), st.integers(0, 2**32))
+def test_assumptions_and_cores(case: tuple[int, list[list[int]]], seed: int) -> None:
+    n, clauses = case
+    rng = random.Random(seed)
+    engine = CDCLEngine(n, clauses)
+    for _ in range(3):  # several calls on one engine: incremental use
+        assumptions = [rng.choice([1, -1]) * rng.randint(1, n) for _ in range(rng.randint(0, 8))]
+        result = solve(engine, assumptions)
+        assert result == minisat(clauses, assumptions)
+        if result:
+            model = set(engine.model())
+            assert set(assumptions) <= model
+            assert satisfies(list(model), clauses)
+        else:
+            core = engine.core()
+            assert set(core) <= set(assumptions)
+            assert not minisat(clauses, core)
+
+
+def test_contradictory_assumptions_give_both_in_the_core() -> None:
+    engine = CDCLEngine(3, [[1, 2, 3]])
+    assert solve(engine, [2, -1, 1]) is False
+    assert sorted(engine.core()) == [-1, 1]
+    assert solve(engine, [2, 2]) is True  # repeated assumption: an empty level, no harm
+
+
+def test_assumption_false_at_top_level_is_the_whole_core() -> None:
+    engine = CDCLEngine(2, [[-1], [1, 2]])
+    assert solve(engine, [2, 1]) is False
+    assert engine.core() == [1]
+
+
+def test_incremental_clauses_and_new_variables() -> None:
+    engine = CDCLEngine(2, [[1, 2]])
+    assert solve(engine) is True
+    engine.add_clause([-1])
+    engine.add_clause([-2, 5])  # variable 5 is new
+    assert solve(engine) is True
+    assert engine.model() == [-1, 2, 3, 4, 5] or engine.model()[:2] == [-1, 2]
+    assert len(engine.model()) == 5
+    engine.add_clause([-5])
+    assert solve(engine) is False
+    engine.add_clause([3])  # adding to an UNSAT engine keeps it UNSAT
+    assert solve(engine) is False
+
+
+def test_empty_formula_and_empty_clause() -> None:
+    empty = CDCLEngine(0, [])
+    assert solve(empty) is True
+    assert empty.model() == []
+    contradiction = CDCLEngine(2, [[1, 2], []])
+    assert solve(contradiction) is False
+    assert solve(contradiction, [1]) is False
+    assert contradiction.core() == []
+
+
+def test_tautologies_duplicates_and_units() -> None:
+    engine = CDCLEngine(3, [[1, -1, 2], [2, 2, 2], [-2, 3, 3]])
+    assert solve(engine) is True
+    assert engine.model()[1:] == [2, 3]
+
+
+def test_invalid_options() -> None:
+    with pytest.raises(ValueError, match="restart"):
+        CDCLEngine(1, [], restarts="never")
+    with pytest.raises(ValueError, match="var_decay"):
+        CDCLEngine(1, [], var_decay=1.5)
+
+
+def pigeonhole(holes: int) -> list[list[int]]:
+    """PHP(holes+1, holes): unsatisfiable, and hard for resolution."""
+    pigeons = holes + 1
+
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p in range(pigeons):
+            for q in range(p + 1, pigeons):
+                clauses.append([-var(p, h), -var(q, h)])
+    return clauses
+
+
+def test_conflict_budget_stops_and_solver_stays_usable() -> None:
+    clauses = pigeonhole(7)
+    engine = CDCLEngine(0, clauses)
+    assert solve(engine, conflicts=50) is None
+    assert engine.stats()["conflicts"] == 50
+    assert solve(engine, conflicts=50) is None  # the budget counts from each call
+    assert engine.stats()["conflicts"] == 100
+    small = CDCLEngine(0, pigeonhole(4))
+    assert solve(small, conflicts=0 or None) is False
+
+
+def test_propagation_budget_deadline_and_interrupt_stop() -> None:
+    clauses = pigeonhole(7)
+    engine = CDCLEngine(0, clauses)
+    assert solve(engine, propagations=500) is None
+    assert solve(engine, deadline=0.0) is None  # a deadline long past
+    assert solve(engine, interrupt=[True]) is None
+    # after all that the engine still answers correctly
+    engine.add_clause([1])
+    assert solve(engine, [2], conflicts=10) is None
+    easy = CDCLEngine(0, pigeonhole(3))
+    assert solve(easy, interrupt=[False]) is False
+
+
+def test_interrupt_stops_a_conflict_free_run() -> None:
+    # 20,000 free variables and no clauses: only decisions, never a conflict
+    engine = CDCLEngine(20000, [])
+    assert solve(engine, interrupt=[True]) is None
+    assert solve(engine) is True
+
+
+def test_a_million_variables_without_recursion() -> None:
+    n = 1_000_000
+    chain = [[-i, i + 1] for i in range(1, n)]  # x1 -> x2 -> ... -> xn
+    chain.append([-n, -1])  # ... and xn -> not x1
+    engine = CDCLEngine(n, chain)
+    # assuming x1 runs the whole chain into a conflict at level 1; the analysis walks
+    # back a million-literal trail, learns "not x1", and the final analysis blames x1
+    assert solve(engine, [1]) is False
+    assert engine.core() == [1]
+    assert engine.stats()["learned"] == 1
+    assert solve(engine, [n]) is True
+    model = engine.model()
+    assert len(model) == n
+    assert model[0] == -1 and model[-1] == n
+
+
+def test_deterministic_answers_and_statistics() -> None:
+    rng = random.Random(7)
+    clauses = [[rng.choice([1, -1]) * rng.randint(1, 60) for _ in range(3)] for _ in range(250)]
+    for seed in (0, 5):
+        runs = []
+        for _ in range(2):
+            engine = CDCLEngine(60, clauses, seed=seed)
+            result = solve(engine)
+            runs.append((result, engine.model(), engine.core(), engine.stats()))
+        assert runs[0] == runs[1]
+    stats = runs[0][3]
+    assert set(STAT_KEYS) <= set(stats)
+
+
+def test_learned_clause_deletion_keeps_answers_right() -> None:
+    # tiny reduce interval: many deletions and watch-list rebuilds
+    clauses = pigeonhole(5)
+    engine = CDCLEngine(0, clauses, first_reduce=10, reduce_inc=2)
+    assert solve(engine) is False
+    assert engine.stats()["conflicts"] > 100
+
+
+def satlib_files(family: str) -> list[Path]:
+    folder = SATLIB / family
+    if not folder.is_dir():
+        pytest.skip(f"SATLIB family {family} not found at {folder} (../shared beside the checkout)")
+    return sorted(folder.glob("*.cnf"))
+
+
+@pytest.mark.parametrize(
+    ("family", "expected"),
+    [("uf20", True), ("uf50", True), ("uuf50", False), ("flat30", True)],
+)
+def test_satlib_families(family: str, expected: bool) -> None:
+    files = satlib_files(family)
+    assert len(files) >= 10
+    for path in files:
+        formula = read_dimacs(path)
+        engine = CDCLEngine(formula.nvars, formula.clauses)
+        assert solve(engine) is expected, path.name
+        if expected:
+            assert satisfies(engine.model(), formula.clauses), path.name

@@ -1,0 +1,318 @@
+"""Tests for dpll.Solver: the PySAT-shaped surface, incremental use, budgets, interrupts."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.formula import CNF
+from pysat.solvers import Minisat22
+
+from dpll import Solver
+from dpll.engine import STAT_KEYS
+from formats.formula import Formula
+
+
+def pigeonhole(holes: int) -> list[list[int]]:
+    """PHP(holes+1, holes): unsatisfiable, and slow for any resolution-based solver."""
+
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(holes + 1), 2):
+            clauses.append([-var(p, h), -var(q, h)])
+    return clauses
+
+
+def brute_force_models(nvars: int, clauses: list[list[int]]) -> list[list[int]]:
+    models = []
+    for bits in itertools.product([False, True], repeat=nvars):
+        model = [v if bits[v - 1] else -v for v in range(1, nvars + 1)]
+        true = set(model)
+        if all(any(lit in true for lit in clause) for clause in clauses):
+            models.append(model)
+    return models
+
+
+def exercise(solver_class: type, **options: object) -> list[object]:
+    """The same script, written against the PySAT API, for either implementation."""
+    out: list[object] = []
+    with solver_class(bootstrap_with=[[-1, 2], [-2, 3]], **options) as s:
+        out.append(s.solve(assumptions=[1, -3]))
+        out.append(sorted(s.get_core()))
+        out.append(s.get_model())
+        s.add_clause([-3, 4])
+        out.append(s.solve(assumptions=[1]))
+        out.append(s.get_model())
+        out.append(s.get_core())
+        s.append_formula([[-4, 5], [-5]])
+        out.append(s.solve(assumptions=[1]))
+        out.append(s.solve())
+        out.append(s.get_status())
+        out.append(s.nof_vars())
+        out.append(sorted(s.accum_stats()) >= sorted(("conflicts", "decisions")))
+    return out
+
+
+def test_same_script_same_results_as_pysat_minisat() -> None:
+    assert exercise(Solver) == exercise(Minisat22)
+
+
+def test_nof_clauses_counts_clauses_as_added() -> None:
+    # PySAT's MiniSat reports its simplified internal store; we report what was added
+    with Solver(bootstrap_with=[[1], [1, 2], [-1, 1], [2, 2]]) as s:
+        assert s.nof_clauses() == 4
+        s.solve()
+        assert s.nof_clauses() == 4
+
+
+def test_pysat_docstring_examples() -> None:
+    s = Solver()
+    s.add_clause([-1, 2])
+    s.add_clause([-1, -2])
+    s.add_clause([1, -2])
+    assert s.solve() is True
+    assert s.get_model() == [-1, -2]
+    s.delete()
+    m = Solver()
+    m.add_clause([-1, 2])
+    m.add_clause([-2, 3])
+    m.add_clause([-3, 4])
+    assert m.solve(assumptions=[1, 2, 3, -4]) is False
+    assert sorted(m.get_core()) == [-4, 1]
+    assert m.get_model() is None
+    assert Solver(bootstrap_with=[[-1, 2], [-1, -2]]).add_clause([1], no_return=False) is False
+
+
+def test_model_and_core_only_after_the_matching_answer() -> None:
+    s = Solver(bootstrap_with=[[1, 2]])
+    assert s.get_status() is None and s.get_model() is None and s.get_core() is None
+    assert s.solve() is True
+    assert s.get_core() is None
+    assert s.solve(assumptions=[-1, -2]) is False
+    assert s.get_model() is None
+    assert sorted(s.get_core()) == [-2, -1]
+
+
+def test_bootstrap_from_a_pysat_cnf_and_a_formats_formula() -> None:
+    cnf = CNF(from_clauses=[[1, -2], [2, 3]])
+    cnf.nv = 5  # declared variables beyond the used ones appear in models
+    with Solver(bootstrap_with=cnf) as s:
+        assert s.solve() is True
+        assert [abs(lit) for lit in s.get_model()] == [1, 2, 3, 4, 5]
+    formula = Formula(nvars=4, clauses=[[1], [-1, 2]])
+    with Solver(bootstrap_with=formula) as s:
+        assert s.nof_vars() == 4 and s.nof_clauses() == 2
+        assert s.solve() is True
+        assert s.get_model()[:2] == [1, 2]
+    with Solver(bootstrap_with=(c for c in [(1, 2), (-1,)])) as s:  # any iterables
+        assert s.solve() and s.get_model() == [-1, 2]
+
+
+def test_empty_formula_is_sat_and_empty_clause_is_unsat() -> None:
+    with Solver() as s:
+        assert s.solve() is True
+        assert s.get_model() == []
+        assert s.nof_vars() == 0
+        assert s.solve(assumptions=[3]) is True  # an assumption makes its variable known
+        assert s.get_model() == [-1, -2, 3] or s.get_model()[-1] == 3
+    with Solver(bootstrap_with=[[1, 2], []]) as s:
+        assert s.solve() is False
+        assert s.get_core() == []
+        assert s.solve(assumptions=[1]) is False
+        assert s.get_core() == []
+        assert s.add_clause([3], no_return=False) is False
+
+
+def test_bad_literals_are_rejected() -> None:
+    s = Solver()
+    with pytest.raises(ValueError, match="not 0"):
+        s.add_clause([1, 0, 2])
+    with pytest.raises(TypeError, match="non-zero int"):
+        s.add_clause([1, "2"])
+    with pytest.raises(TypeError, match="non-zero int"):
+        s.add_clause([True])
+    with pytest.raises(TypeError, match="non-zero int"):
+        s.add_clause([1.0])
+    with pytest.raises(ValueError, match="assumption"):
+        s.solve(assumptions=[0])
+    with pytest.raises(TypeError):
+        s.solve(assumptions=["1"])
+    assert s.nof_clauses() == 0  # nothing half-added
+
+
+def test_bad_names_modes_and_heuristics() -> None:
+    with pytest.raises(ValueError, match="unknown solver name"):
+        Solver(name="m22")
+    with pytest.raises(ValueError, match="unknown mode"):
+        Solver(mode="fast")
+    with pytest.raises(ValueError, match="unknown heuristic"):
+        Solver(heuristic="jw")  # a classic heuristic, not a cdcl one
+    with pytest.raises(ValueError, match="restart"):
+        Solver(restarts="sometimes")
+    assert Solver(name="cdcl").mode == "cdcl"
+    assert Solver(heuristic="vsids").solve() is True
+
+
+def test_incremental_use_with_growing_variables() -> None:
+    with Solver(bootstrap_with=[[1, 2]]) as s:
+        assert s.solve() is True and len(s.get_model()) == 2
+        s.add_clause([-1, 7])
+        assert s.nof_vars() == 7
+        assert s.solve(assumptions=[1]) is True
+        assert s.get_model()[0] == 1 and s.get_model()[6] == 7
+        assert len(s.get_model()) == 7
+        s.add_clause([-7])
+        assert s.solve(assumptions=[1]) is False and s.get_core() == [1]
+        assert s.solve() is True and s.get_model()[:2] == [-1, 2]
+
+
+def test_budgets_return_none_and_leave_the_solver_usable() -> None:
+    with Solver(bootstrap_with=pigeonhole(8)) as s:
+        s.conf_budget(30)
+        assert s.solve_limited() is None
+        assert s.get_status() is None and s.get_model() is None
+        assert s.accum_stats()["conflicts"] == 30
+        s.conf_budget(-1)
+        s.prop_budget(200)
+        assert s.solve_limited() is None
+        s.prop_budget(0)
+        s.time_budget(1e-9)  # a deadline that has passed before the first poll
+        assert s.solve_limited() is None
+        s.time_budget(None)
+        s.conf_budget(20)
+        # the solver still works: an easy question about the same formula
+        assert s.solve_limited(assumptions=[1, 9]) is False  # pigeons 0 and 1 in hole 0
+        assert sorted(s.get_core()) == [1, 9]
+
+
+def test_interrupt_from_another_thread_and_clear() -> None:
+    with Solver(bootstrap_with=pigeonhole(10)) as s:  # far beyond reach: must be stopped
+        started = threading.Event()
+        original = s._live().solve
+
+        def solve_and_signal(*args: object) -> object:
+            started.set()
+            return original(*args)
+
+        s._live().solve = solve_and_signal  # type: ignore[method-assign]
+        timer = threading.Thread(target=lambda: started.wait() and s.interrupt())
+        timer.start()
+        assert s.solve_limited(expect_interrupt=True) is None
+        timer.join()
+        assert s.solve_limited() is None  # the flag stays set until cleared
+        s.clear_interrupt()
+        s.conf_budget(10)
+        assert s.solve_limited() is None  # now stopped by the budget, not the flag
+        assert s.solve(assumptions=[1, 11]) is False  # pigeon 0 and 1 both in hole 0
+
+
+def test_interrupt_does_not_affect_complete_solve() -> None:
+    with Solver(bootstrap_with=pigeonhole(4)) as s:
+        s.interrupt()
+        assert s.solve() is False
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.lists(
+                    st.integers(1, n).map(lambda v: v).flatmap(lambda v: st.sampled_from([v, -v])),
+                    min_size=1,
+                    max_size=3,
+                ),
+                max_size=10,
+            ),
+        )
+    ),
+    st.lists(st.integers(-6, 6).filter(bool), max_size=2),
+)
+def test_enum_models_lists_every_model_and_leaves_the_formula(
+    case: tuple[int, list[list[int]]], assumptions: list[int]
+) -> None:
+    n, clauses = case
+    with Solver(bootstrap_with=clauses) as s:
+        s.add_clause([n, -n])  # make every variable 1..n known
+        before = s.solve()
+        nof = s.nof_clauses()
+        assumed = [a for a in assumptions if abs(a) <= n]
+        models = list(s.enum_models(assumptions=assumed))
+        expected = [m for m in brute_force_models(n, clauses) if set(assumed) <= set(m)]
+        assert sorted(models) == sorted(expected)
+        assert len({tuple(m) for m in models}) == len(models)
+        assert s.nof_clauses() == nof
+        assert s.solve() is before  # PySAT's would now be UNSAT
+
+
+def test_enum_models_of_the_empty_formula() -> None:
+    with Solver() as s:
+        assert list(s.enum_models()) == [[]]
+        assert list(Solver(bootstrap_with=[[]]).enum_models()) == []
+
+
+def test_accum_stats_accumulate_over_calls() -> None:
+    with Solver(bootstrap_with=pigeonhole(5)) as s:
+        assert set(STAT_KEYS) <= set(s.accum_stats())
+        s.conf_budget(10)
+        s.solve_limited()
+        first = s.accum_stats()
+        s.solve_limited()
+        second = s.accum_stats()
+        assert second["conflicts"] == first["conflicts"] + 10
+        assert second["decisions"] > first["decisions"]
+
+
+def test_same_input_and_seed_same_answer_model_and_statistics() -> None:
+    rng = random.Random(3)
+    clauses = [[rng.choice([1, -1]) * rng.randint(1, 70) for _ in range(3)] for _ in range(290)]
+    for seed in (0, 11):
+        runs = []
+        for _ in range(2):
+            with Solver(bootstrap_with=clauses, seed=seed) as s:
+                runs.append((s.solve(), s.get_model(), s.accum_stats()))
+        assert runs[0] == runs[1]
+
+
+def test_delete_and_context_manager() -> None:
+    with Solver(bootstrap_with=[[1]], use_timer=True) as s:
+        assert s.solve() is True
+        assert s.time() >= 0.0 and s.time_accum() >= s.time()
+    assert s.get_model() == [1]  # results stay readable
+    assert s.accum_stats()["decisions"] == 0
+    with pytest.raises(RuntimeError, match="deleted"):
+        s.solve()
+    with pytest.raises(RuntimeError, match="deleted"):
+        s.add_clause([2])
+    s.delete()  # twice is harmless
+    assert Solver().time() == 0.0  # without use_timer
+
+
+def test_proof_accessors() -> None:
+    assert Solver().get_proof() is None
+    assert Solver().get_proof_binary() is None
+    with Solver(bootstrap_with=pigeonhole(3), with_proof=True) as s:
+        assert s.solve() is False
+        lines = s.get_proof()
+        assert lines[-1] == "0"
+        assert s.get_proof_binary().endswith(b"a\x00")  # the empty clause, binary
+
+
+def test_classic_mode_through_the_facade() -> None:
+    pytest.importorskip("dpll.classic", reason="dpll.classic (the classic engine) not there yet")
+    clauses = pigeonhole(3)
+    with Solver(bootstrap_with=clauses, mode="classic") as s:
+        assert s.solve() is False
+        assert "splits" in s.accum_stats()
+    with Solver(bootstrap_with=[[1, 2], [-1, 2]], mode="classic", heuristic="jw") as s:
+        assert s.solve() is True and 2 in s.get_model()
+    with pytest.raises(ValueError, match="unknown heuristic"):
+        Solver(mode="classic", heuristic="vsids")
