@@ -1,5 +1,245 @@
 """Commands that drive the `dpll` package (edge code: the only place here that prints)."""
 
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
 import click
 
-commands: list[click.Command] = []
+from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
+from formats.cli import print_warnings, report_errors
+from formats.dimacs import read_dimacs
+from formats.results import SolverResult, competition_text
+from formats.streams import atomic_output
+
+EXIT_SAT = 10
+EXIT_UNSAT = 20
+EXIT_UNKNOWN = 0
+PROGRESS_DELAY = 1.0  # seconds before the first progress line, and between updates
+
+
+class _Progress:
+    """A line on stderr, rewritten every second by a timer thread while the solver runs.
+
+    The solver's hot loop is untouched: the thread only reads its counters.
+    """
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.start = time.monotonic()
+        self.stop = threading.Event()
+        self.shown = False
+        self.thread = threading.Thread(target=self._run, name="satkit-progress", daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.wait(PROGRESS_DELAY):
+            stats = self.solver.accum_stats()
+            elapsed = time.monotonic() - self.start
+            rate = stats.get("conflicts", 0) / elapsed if elapsed > 0 else 0.0
+            line = (
+                f"satkit solve: {elapsed:.0f} s, {stats.get('conflicts', 0):,} conflicts"
+                f" ({rate:,.0f}/s), {stats.get('learned', 0):,} learned,"
+                f" {stats.get('restarts', 0):,} restarts"
+            )
+            sys.stderr.write("\r\033[K" + line)
+            sys.stderr.flush()
+            self.shown = True
+
+    def __enter__(self) -> _Progress:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _interrupt_on_sigint(solver: Solver) -> Iterator[list[int]]:
+    """First Ctrl-C: ask the solver to stop (it answers unknown); second: KeyboardInterrupt.
+
+    Yields the list of signals received so far.
+    """
+    presses: list[int] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        presses.append(signum)
+        if len(presses) > 1:
+            raise KeyboardInterrupt
+        solver.interrupt()
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield presses
+        return
+    try:
+        yield presses
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _statistics(solver: Solver, seconds: float) -> list[str]:
+    stats = solver.accum_stats()
+    lines = [f"{key}: {value}" for key, value in stats.items()]
+    lines.append(f"solve time: {seconds:.3f} s")
+    if seconds > 0:
+        lines.append(f"conflicts per second: {stats.get('conflicts', 0) / seconds:.0f}")
+    return lines
+
+
+@click.command("solve")
+@click.argument("input_path", metavar="FILE")
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="cdcl",
+    show_default=True,
+    help="cdcl: clause learning (fast); classic: textbook DPLL, chronological backtracking.",
+)
+@click.option(
+    "--heuristic",
+    type=click.Choice([*CDCL_HEURISTICS, *CLASSIC_HEURISTICS]),
+    default=None,
+    help="Branching heuristic. cdcl: vsids (default); classic: course (default), random, "
+    "two-clause, jw, dlis.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="S",
+    default=None,
+    help="Give up after S seconds (reading included): 's UNKNOWN', exit 0.",
+)
+@click.option(
+    "--conflicts",
+    type=click.IntRange(min=0),
+    metavar="N",
+    default=None,
+    help="Give up after N conflicts: 's UNKNOWN', exit 0.",
+)
+@click.option(
+    "--proof",
+    "proof_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="When unsatisfiable, write a DRUP proof to FILE (atomically).",
+)
+@click.option("--binary-proof", is_flag=True, help="Write the proof in binary DRAT.")
+@click.option(
+    "--stats/--quiet",
+    " /-q",
+    "show_stats",
+    default=True,
+    show_default=True,
+    help="--quiet: only the 's' and 'v' lines; no statistics, warnings or progress.",
+)
+@click.option("--strict", is_flag=True, help="Reject irregular DIMACS instead of warning.")
+@report_errors
+def solve(
+    input_path: str,
+    mode: str,
+    heuristic: str | None,
+    seed: int,
+    timeout: float | None,
+    conflicts: int | None,
+    proof_path: str | None,
+    binary_proof: bool,
+    show_stats: bool,
+    strict: bool,
+) -> None:
+    """Solve a DIMACS CNF FILE ('-' = stdin; .gz/.bz2/.xz read transparently).
+
+    Prints SAT-competition output on stdout: 'c' comment lines, one 's' line
+    (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and 'v' lines with the model.
+    Exit status: 10 satisfiable, 20 unsatisfiable, 0 unknown (timeout,
+    conflict limit, Ctrl-C), 1 bad input, 2 usage error.
+    """
+    started = time.monotonic()
+    if heuristic is not None:
+        allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS
+        if heuristic not in allowed:
+            raise click.UsageError(
+                f"--heuristic {heuristic} is not a {mode} heuristic "
+                f"(choose from {', '.join(allowed)})"
+            )
+    if binary_proof and proof_path is None:
+        raise click.UsageError("--binary-proof needs --proof FILE")
+    if proof_path == "-":
+        raise click.UsageError("--proof - would mix the proof with the answer on stdout")
+
+    try:
+        formula = read_dimacs(input_path, strict=strict)
+    except KeyboardInterrupt:
+        click.echo(competition_text(SolverResult("UNKNOWN", comments=["interrupted"])), nl=False)
+        sys.exit(EXIT_UNKNOWN)
+    print_warnings(formula.warnings, quiet=not show_stats)
+
+    solver = Solver(mode=mode, heuristic=heuristic, seed=seed, with_proof=proof_path is not None)
+    show_progress = show_stats and sys.stderr.isatty()
+    answer: bool | None = None
+    solve_start = time.monotonic()
+    with _interrupt_on_sigint(solver) as presses:
+        try:
+            solver.append_formula(formula)
+            if show_stats:
+                heading = f"satkit solve, mode {mode}"
+                if heuristic:
+                    heading += f", heuristic {heuristic}"
+                click.echo(f"c {heading}")
+                click.echo(f"c variables: {solver.nof_vars()}, clauses: {solver.nof_clauses()}")
+                sys.stdout.flush()
+            if conflicts is not None:
+                solver.conf_budget(conflicts)
+            if timeout is not None:
+                solver.time_budget(max(timeout - (time.monotonic() - started), 1e-9))
+            solve_start = time.monotonic()
+            if conflicts == 0:
+                answer = None
+            elif show_progress:
+                with _Progress(solver):
+                    answer = solver.solve_limited(expect_interrupt=True)
+            else:
+                answer = solver.solve_limited(expect_interrupt=True)
+        except KeyboardInterrupt:  # a second Ctrl-C before the solver stopped
+            answer = None
+        seconds = time.monotonic() - solve_start
+        interrupted = bool(presses)
+
+    comments = _statistics(solver, seconds) if show_stats else []
+    if answer is None:
+        if show_stats:
+            why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
+            comments.append(f"stopped: {why}")
+        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
+        sys.exit(EXIT_UNKNOWN)
+    if answer:
+        result = SolverResult("SAT", solver.get_model(), comments)
+        click.echo(competition_text(result), nl=False)
+        sys.exit(EXIT_SAT)
+    if proof_path is not None:
+        with atomic_output(proof_path, inputs=[input_path], binary=binary_proof) as out:
+            if binary_proof:
+                out.write(solver.get_proof_binary())
+            else:
+                for line in solver.get_proof() or ():
+                    out.write(line + "\n")
+        if show_stats:
+            kind = "binary DRAT" if binary_proof else "DRUP"
+            comments.append(f"proof ({kind}): {proof_path}")
+    click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
+    sys.exit(EXIT_UNSAT)
+
+
+commands: list[click.Command] = [solve]

@@ -1,0 +1,221 @@
+"""End-to-end tests of `satkit solve` (click's runner, and a real process for Ctrl-C)."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import dratify
+import pytest
+from click.testing import CliRunner
+from pysat.solvers import Solver as PySATSolver
+
+from formats.results import parse_competition
+from satkit import main
+
+SATLIB = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "satlib"
+SATISFIABLE = "p cnf 3 2\n1 -2 0\n2 3 0\n"
+UNSATISFIABLE = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+
+
+def pigeonhole_text(holes: int) -> str:
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(holes + 1), 2):
+            clauses.append([-var(p, h), -var(q, h)])
+    body = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    return f"p cnf {holes * (holes + 1)} {len(clauses)}\n{body}"
+
+
+def run(args: list[str], stdin: str | None = None):
+    return CliRunner().invoke(main, ["solve", *args], input=stdin, catch_exceptions=False)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def satisfied(model: list[int], text: str) -> bool:
+    true = set(model)
+    clauses = [line.split()[:-1] for line in text.splitlines()[1:]]
+    return all(any(int(lit) in true for lit in clause) for clause in clauses)
+
+
+def test_satisfiable_exits_10_with_a_model(tmp_path: Path) -> None:
+    result = run([str(write(tmp_path, "sat.cnf", SATISFIABLE))])
+    assert result.exit_code == 10
+    answer = parse_competition(result.stdout)
+    assert answer.status == "SAT"
+    assert sorted(map(abs, answer.model)) == [1, 2, 3]
+    assert satisfied(answer.model, SATISFIABLE)
+    assert [line for line in result.stdout.splitlines() if line.startswith("s ")] == [
+        "s SATISFIABLE"
+    ]
+    assert any(c.startswith("conflicts: ") for c in answer.comments)
+
+
+def test_unsatisfiable_exits_20(tmp_path: Path) -> None:
+    result = run([str(write(tmp_path, "unsat.cnf", UNSATISFIABLE))])
+    assert result.exit_code == 20
+    assert parse_competition(result.stdout).status == "UNSAT"
+    assert "v " not in result.stdout
+
+
+def test_quiet_prints_only_the_answer(tmp_path: Path) -> None:
+    path = write(tmp_path, "sat.cnf", "p cnf 3 3\n1 -2 0\n2 3 0\n")  # header says 3 clauses
+    result = run([str(path), "--quiet"])
+    assert result.exit_code == 10
+    assert [line[0] for line in result.stdout.splitlines()] == ["s", "v"]
+    assert result.stderr == ""  # the header-mismatch warning is silenced too
+    loud = run([str(path)])
+    assert "warning: " in loud.stderr
+
+
+def test_reads_stdin_and_compressed_files(tmp_path: Path) -> None:
+    assert run(["-"], stdin=UNSATISFIABLE).exit_code == 20
+    packed = tmp_path / "sat.cnf.gz"
+    packed.write_bytes(gzip.compress(SATISFIABLE.encode()))
+    assert run([str(packed), "-q"]).exit_code == 10
+
+
+def test_long_models_are_wrapped_in_short_value_lines(tmp_path: Path) -> None:
+    n = 3000
+    text = f"p cnf {n} {n}\n" + "".join(f"-{v} 0\n" for v in range(1, n + 1))
+    result = run([str(write(tmp_path, "wide.cnf", text)), "-q"])
+    assert result.exit_code == 10
+    values = [line for line in result.stdout.splitlines() if line.startswith("v")]
+    assert len(values) > 1
+    assert all(len(line) <= 4096 for line in values)
+    assert values[-1].endswith(" 0")
+    assert parse_competition(result.stdout).model == [-v for v in range(1, n + 1)]
+
+
+def test_bad_input_is_one_error_line_and_exit_1(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.cnf", "p cnf 2 1\n1 x 0\n")
+    result = run([str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {path}:2: ")
+    assert len(result.stderr.splitlines()) == 1
+    missing = run([str(tmp_path / "nope.cnf")])
+    assert missing.exit_code == 1
+    assert missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr
+
+
+def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, "sloppy.cnf", "p cnf 3 3\n1 -2 0\n2 3 0\n")
+    assert run([str(path), "--strict"]).exit_code == 1
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
+    assert run([path, "--heuristic", "jw"]).exit_code == 2  # not a cdcl heuristic
+    assert run([path, "--binary-proof"]).exit_code == 2
+    assert run([path, "--proof", "-"]).exit_code == 2
+    assert run([path, "--timeout", "0"]).exit_code == 2
+    assert run([path, "--conflicts", "-3"]).exit_code == 2
+    assert run([path, "--mode", "quantum"]).exit_code == 2
+
+
+def test_conflict_limit_gives_unknown_and_statistics(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "php.cnf", pigeonhole_text(8)))
+    result = run([path, "--conflicts", "25"])
+    assert result.exit_code == 0
+    answer = parse_competition(result.stdout)
+    assert answer.status == "UNKNOWN"
+    assert "conflicts: 25" in answer.comments
+    assert any(c.startswith("stopped: limit") for c in answer.comments)
+    assert run([path, "--conflicts", "0", "-q"]).stdout == "s UNKNOWN\n"
+
+
+def test_timeout_gives_unknown(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "php.cnf", pigeonhole_text(10)))  # hours for this solver
+    result = run([path, "--timeout", "0.2"])
+    assert result.exit_code == 0
+    assert parse_competition(result.stdout).status == "UNKNOWN"
+
+
+def test_text_and_binary_proofs_verify(tmp_path: Path) -> None:
+    text = pigeonhole_text(4)
+    path = write(tmp_path, "php.cnf", text)
+    proof = tmp_path / "php.drup"
+    result = run([str(path), "--proof", str(proof)])
+    assert result.exit_code == 20
+    assert f"proof (DRUP): {proof}" in parse_competition(result.stdout).comments
+    formula = dratify.parse_dimacs(text)
+    assert dratify.check_proof(formula, proof.read_text(), check_rat=False).ok
+    binary = tmp_path / "php.drat"
+    assert run([str(path), "--proof", str(binary), "--binary-proof", "-q"]).exit_code == 20
+    decoded = PySATSolver._proof_bin2text(bytearray(binary.read_bytes()))
+    assert decoded == proof.read_text().splitlines()
+
+
+def test_no_proof_file_for_a_satisfiable_formula(tmp_path: Path) -> None:
+    proof = tmp_path / "none.drup"
+    path = write(tmp_path, "sat.cnf", SATISFIABLE)
+    assert run([str(path), "--proof", str(proof)]).exit_code == 10
+    assert not proof.exists()
+
+
+def test_proof_never_overwrites_the_input(tmp_path: Path) -> None:
+    path = write(tmp_path, "unsat.cnf", UNSATISFIABLE)
+    result = run([str(path), "--proof", str(path)])
+    assert result.exit_code == 1
+    assert "refusing to overwrite" in result.stderr
+    assert path.read_text() == UNSATISFIABLE
+
+
+def test_seed_is_deterministic(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "php.cnf", pigeonhole_text(5)))
+
+    def steady(stdout: str) -> list[str]:  # everything but the clock readings
+        return [line for line in stdout.splitlines() if "time" not in line and "second" not in line]
+
+    assert steady(run([path, "--seed", "7"]).stdout) == steady(run([path, "--seed", "7"]).stdout)
+
+
+def test_satlib_instances_have_the_right_exit_codes() -> None:
+    if not SATLIB.is_dir():
+        pytest.skip(f"SATLIB instances not found at {SATLIB} (../shared beside the checkout)")
+    assert run([str(SATLIB / "uf50" / "uf50-01.cnf"), "-q"]).exit_code == 10
+    assert run([str(SATLIB / "uuf50" / "uuf50-01.cnf"), "-q"]).exit_code == 20
+
+
+def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
+    pytest.importorskip("dpll.classic", reason="dpll.classic (the classic engine) not there yet")
+    path = str(write(tmp_path, "unsat.cnf", UNSATISFIABLE))
+    assert run([path, "--mode", "classic", "-q"]).exit_code == 20
+    assert run([path, "--mode", "classic", "--heuristic", "vsids"]).exit_code == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+def test_ctrl_c_prints_unknown_with_statistics(tmp_path: Path) -> None:
+    path = write(tmp_path, "php.cnf", pigeonhole_text(10))
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    first = process.stdout.readline()  # the heading comes once the solver is set up
+    assert first.startswith("c satkit solve")
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    answer = parse_competition(first + out)
+    assert answer.status == "UNKNOWN"
+    assert "stopped: interrupted" in answer.comments
+    assert any(c.startswith("conflicts: ") for c in answer.comments)
+    assert "Traceback" not in err
