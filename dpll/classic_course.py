@@ -1,0 +1,355 @@
+"""The `course` DPLL: the course's Davis–Putnam pseudo-code order, exactly, without recursion.
+
+The course (NYU CSCI-UA 0472, the assignment in ``../shared/seeds/002_*``)
+gives ``dp1`` as a loop of easy cases before one split::
+
+    loop:
+      if S is empty:                      success; atoms still unbound := TRUE
+      else if some clause in S is empty:  failure
+      else if S has a pure literal L:     assign L; delete the clauses holding L
+      else if S has a unit clause {L}:    assign L; propagate
+      else: break
+    pick an unbound atom A; try A := TRUE, then A := FALSE
+
+made deterministic the way the course's reference outputs are: the pure
+literal of the *smallest atom* first, else the *first unit clause in clause
+order*, else the *smallest unbound atom*, TRUE first. One refinement that
+changes no valuation: atoms that no unsatisfied clause mentions are never
+split on (both halves of such a split see the same clauses, so the second
+half could only repeat the failure of the first; at success they become TRUE
+either way).
+
+Instead of copying clause sets, each clause keeps the number of its true and
+of its unassigned literals, each literal the number of unsatisfied clauses
+holding it; a min-heap of candidate atoms gives the smallest pure literal and
+a min-heap of clause indices the first unit clause. Assignments sit on a trail
+with one level per split, and a failure flips the most recent split
+(chronological backtracking), so depth is bounded by memory, not by Python's
+recursion limit. ``splits`` counts calls of ``dp1`` as seed 003 counts DPLL
+calls: the root, then one per branch tried.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+from typing import TYPE_CHECKING
+
+from dpll.classic_base import (
+    FLIPPED,
+    POLL_DECISIONS,
+    PURE,
+    SearchBase,
+    Stopped,
+    code_of,
+    core_from_mask,
+)
+
+if TYPE_CHECKING:
+    from dpll.engine import Limits, ProofSink
+
+
+class CourseSearch(SearchBase):
+    """Classic DPLL in the course's order (the `course` heuristic).
+
+    Clauses keep their literal order (duplicates dropped); tautologies are
+    kept, since a clause ``{x, -x}`` stops ``x`` from being pure in the
+    course's procedure. Nothing is assigned between solve calls.
+    """
+
+    def __init__(self, proof: ProofSink | None) -> None:
+        super().__init__(proof)
+        self.nvars = 0
+        self.clauses: list[list[int]] = []
+        self.occ: list[list[int]] = [[], []]
+        self.val: list[int] = [0, 0]
+        self.reason: list[int | None] = [None]
+        self.flipmask: list[int] = [0]
+        self.trail: list[int] = []
+        self.trail_lim: list[int] = []
+        self.cursor_lim: list[int] = []
+        self.ok = True
+        self.model_lits: list[int] = []
+        self.core_lits: list[int] = []
+
+    # -- building -----------------------------------------------------------------
+    def ensure_vars(self, nvars: int) -> None:
+        """Make variables 1..nvars known."""
+        if nvars <= self.nvars:
+            return
+        grow = nvars - self.nvars
+        self.val.extend([0] * (2 * grow))
+        self.reason.extend([None] * grow)
+        self.flipmask.extend([0] * grow)
+        self.occ.extend([] for _ in range(2 * grow))
+        self.nvars = nvars
+
+    def add_clause(self, lits: list[int]) -> None:
+        """Add a clause (DIMACS literals, already checked)."""
+        codes = list(dict.fromkeys(code_of(lit) for lit in lits))
+        if not codes:
+            self.ok = False
+            return
+        self.ensure_vars(max(c >> 1 for c in codes))
+        index = len(self.clauses)
+        self.clauses.append(codes)
+        occ = self.occ
+        for c in codes:
+            occ[c].append(index)
+
+    # -- the search ---------------------------------------------------------------
+    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
+        """Search under the assumptions; True, False, or None when a limit stopped it."""
+        self.model_lits = []
+        self.core_lits = []
+        if not self.ok:
+            return False
+        for lit in assumptions:
+            self.ensure_vars(abs(lit))
+        self.begin(limits)
+        self.stats["splits"] += 1
+        self._reset()
+        try:
+            return self._search([code_of(lit) for lit in assumptions], assumptions)
+        except Stopped:
+            return None
+        finally:
+            self._undo_to(0)
+            del self.trail_lim[:]
+            del self.cursor_lim[:]
+
+    def _reset(self) -> None:
+        """Counters for a fresh root: nothing assigned, every clause unsatisfied."""
+        clauses = self.clauses
+        self.nsat = [0] * len(clauses)
+        self.nfree = [len(c) for c in clauses]
+        self.cnt = [len(o) for o in self.occ]
+        self.nunsat = len(clauses)
+        self.empty: list[int] = []
+        self.units = [i for i, c in enumerate(clauses) if len(c) == 1]
+        cnt = self.cnt
+        self.pures = [
+            v for v in range(1, self.nvars + 1) if (cnt[2 * v] == 0) != (cnt[2 * v + 1] == 0)
+        ]
+        self.decisions = []
+        self.cursor = 1
+
+    def _search(self, assume: list[int], assumptions: list[int]) -> bool:
+        stats = self.stats
+        val = self.val
+        cnt = self.cnt
+        trail_lim = self.trail_lim
+        decisions = self.decisions
+        flipmask = self.flipmask
+        clauses = self.clauses
+        nvars = self.nvars
+        nassume = len(assume)
+        abit: dict[int, int] = {}
+        for i, a in enumerate(assume):
+            abit.setdefault(a >> 1, 1 << i)
+        since_poll = 0
+        while True:
+            if self.empty:
+                stats["conflicts"] += 1
+                self.poll()
+                level = len(trail_lim)
+                mask = self._mask(self.empty[-1], abit) if nassume else 0
+                if level <= nassume:
+                    if level == 0:
+                        self.log_refuted()
+                        self.ok = False
+                    self.core_lits = core_from_mask(mask, assumptions)
+                    return False
+                self.log_abandon()
+                x = decisions[-1]
+                self._cancel_until(level - 1)
+                self._assign(x ^ 1, FLIPPED)
+                flipmask[x >> 1] = mask
+                stats["splits"] += 1
+                continue
+            level = len(trail_lim)
+            placing = level < nassume  # assumptions first; no pure literal before them
+            if not placing:
+                if self.nunsat == 0:
+                    self.model_lits = [
+                        -v if val[2 * v] == -1 else v for v in range(1, nvars + 1)
+                    ]
+                    return True
+                lit = self._pure_literal()
+                if lit:
+                    self._assign(lit, PURE)
+                    continue
+            ci = self._unit_clause()
+            if ci >= 0:
+                for lit in clauses[ci]:
+                    if not val[lit]:
+                        self._assign(lit, ci)
+                        break
+                continue
+            if placing:
+                a = assume[level]
+                if val[a] == -1:
+                    mask = self._lit_mask([a ^ 1], abit) | (1 << level)
+                    self.core_lits = core_from_mask(mask, assumptions)
+                    return False
+                self._new_level(-1 if val[a] == 1 else a)
+                if val[a] == 0:
+                    self._assign(a, None)
+                continue
+            # the split: the smallest unbound atom still in an unsatisfied clause, TRUE first
+            v = self.cursor
+            while val[2 * v] or not (cnt[2 * v] or cnt[2 * v + 1]):
+                v += 1
+            self.cursor = v
+            since_poll += 1
+            if since_poll >= POLL_DECISIONS:
+                since_poll = 0
+                self.poll()
+            stats["decisions"] += 1
+            stats["splits"] += 1
+            self._new_level(2 * v)
+            self._assign(2 * v, None)
+
+    def _new_level(self, decision: int) -> None:
+        self.trail_lim.append(len(self.trail))
+        self.cursor_lim.append(self.cursor)
+        self.decisions.append(decision)
+
+    def _pure_literal(self) -> int:
+        """The pure literal of the smallest atom (its code), or 0 if there is none."""
+        pures = self.pures
+        val = self.val
+        cnt = self.cnt
+        while pures:
+            v = pures[0]
+            pos = cnt[2 * v]
+            neg = cnt[2 * v + 1]
+            if not val[2 * v] and (pos == 0) != (neg == 0):
+                return 2 * v if pos else 2 * v + 1
+            heappop(pures)
+        return 0
+
+    def _unit_clause(self) -> int:
+        """The index of the first unit clause in clause order, or -1 if there is none."""
+        units = self.units
+        nsat = self.nsat
+        nfree = self.nfree
+        while units:
+            ci = units[0]
+            if nsat[ci] == 0 and nfree[ci] == 1:
+                return ci
+            heappop(units)
+        return -1
+
+    def _assign(self, lit: int, why: int | None) -> None:
+        """Make ``lit`` true and update every counter its clauses keep."""
+        val = self.val
+        val[lit] = 1
+        val[lit ^ 1] = -1
+        self.trail.append(lit)
+        self.reason[lit >> 1] = why
+        self.stats["propagations"] += 1
+        nsat = self.nsat
+        nfree = self.nfree
+        cnt = self.cnt
+        clauses = self.clauses
+        occ = self.occ
+        for ci in occ[lit]:
+            nfree[ci] -= 1
+            s = nsat[ci]
+            nsat[ci] = s + 1
+            if s == 0:
+                self.nunsat -= 1
+                for q in clauses[ci]:
+                    k = cnt[q] - 1
+                    cnt[q] = k
+                    if k == 0 and not val[q] and cnt[q ^ 1]:
+                        heappush(self.pures, q >> 1)
+        for ci in occ[lit ^ 1]:
+            f = nfree[ci] - 1
+            nfree[ci] = f
+            if nsat[ci] == 0:
+                if f == 1:
+                    heappush(self.units, ci)
+                elif f == 0:
+                    self.empty.append(ci)
+
+    def _cancel_until(self, level: int) -> None:
+        """Undo every level above ``level``; no pure literal or unit clause is left pending."""
+        trail_lim = self.trail_lim
+        if len(trail_lim) <= level:
+            return
+        self._undo_to(trail_lim[level])
+        del trail_lim[level:]
+        del self.decisions[level:]
+        self.cursor = self.cursor_lim[level]
+        del self.cursor_lim[level:]
+        # The state is again the one just before that split, which had no easy case.
+        self.pures.clear()
+        self.units.clear()
+
+    def _undo_to(self, lim: int) -> None:
+        """Unassign ``trail[lim:]`` in reverse order, restoring every counter."""
+        trail = self.trail
+        val = self.val
+        nsat = self.nsat
+        nfree = self.nfree
+        cnt = self.cnt
+        clauses = self.clauses
+        occ = self.occ
+        empty = self.empty
+        for i in range(len(trail) - 1, lim - 1, -1):
+            lit = trail[i]
+            for ci in occ[lit ^ 1]:
+                f = nfree[ci]
+                nfree[ci] = f + 1
+                if f == 0 and nsat[ci] == 0:
+                    empty.remove(ci)
+            for ci in occ[lit]:
+                nfree[ci] += 1
+                s = nsat[ci] - 1
+                nsat[ci] = s
+                if s == 0:
+                    self.nunsat += 1
+                    for q in clauses[ci]:
+                        cnt[q] += 1
+            val[lit] = 0
+            val[lit ^ 1] = 0
+        del trail[lim:]
+
+    def _mask(self, ci: int, abit: dict[int, int]) -> int:
+        """The assumptions (as bits) behind the falsity of every literal of clause ``ci``."""
+        return self._lit_mask([q ^ 1 for q in self.clauses[ci]], abit)
+
+    def _lit_mask(self, starts: list[int], abit: dict[int, int]) -> int:
+        """The assumptions (as bits) that the true literals ``starts`` depend on."""
+        reason = self.reason
+        flipmask = self.flipmask
+        clauses = self.clauses
+        mask = 0
+        seen = set()
+        stack = list(starts)
+        while stack:
+            t = stack.pop()
+            v = t >> 1
+            if v in seen:
+                continue
+            seen.add(v)
+            r = reason[v]
+            if r is None:
+                mask |= abit.get(v, 0)
+            elif r >= 0:
+                for q in clauses[r]:
+                    if q != t:
+                        stack.append(q ^ 1)
+            elif r == FLIPPED:
+                mask |= flipmask[v]
+        return mask
+
+    # -- answers ------------------------------------------------------------------
+    def model(self) -> list[int]:
+        """The model of the last True answer (every variable, signed, sorted)."""
+        return list(self.model_lits)
+
+    def core(self) -> list[int]:
+        """The core of the last False answer (a subset of its assumptions)."""
+        return list(self.core_lits)

@@ -1,0 +1,448 @@
+"""The fast classic DPLL search: two watched literals, the pure-literal rule, chronological flips.
+
+This is the textbook Davis–Putnam–Logemann–Loveland procedure without
+learning, written with MiniSat's machinery (SymPy's ``dpll2`` without
+learning and Knuth's Algorithm B are the same algorithm class):
+
+* literal codes ``2*v + sign``, a value array indexed by code, a ``trail``
+  with ``trail_lim`` per decision level and a propagation head ``qhead``;
+* unit propagation with two watched literals (watch lists compacted in place);
+* the pure-literal rule, from counts of each literal's occurrences in the
+  clauses not yet satisfied, kept up to date incrementally: when a dequeued
+  literal satisfies a clause for the first time, the counts of that clause's
+  literals drop, and a count reaching zero makes the opposite literal a pure
+  candidate (undone symmetrically on backtracking);
+* success as soon as every clause is satisfied (unassigned variables are then
+  set true);
+* chronological backtracking: a conflict abandons the most recent decision
+  ``x`` and asserts ``-x`` one level below (a "flip", which is not a decision).
+
+The branching heuristics live in `dpll.heuristics`; the one asked for is
+bound once at construction.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from dpll.classic_base import (
+    FLIPPED,
+    POLL_DECISIONS,
+    PURE,
+    SearchBase,
+    Stopped,
+    code_of,
+    core_from_mask,
+    lit_of,
+)
+from dpll.heuristics import make_picker
+
+if TYPE_CHECKING:
+    from dpll.engine import Limits, ProofSink
+
+
+class WatchSearch(SearchBase):
+    """Classic DPLL over watched literals for the `random`, `two-clause`, `jw`, `dlis` heuristics.
+
+    Between solve calls nothing is assigned: each call starts from the root
+    with the unit clauses, so clauses can be added freely in between.
+    """
+
+    def __init__(self, heuristic: str, seed: int, proof: ProofSink | None) -> None:
+        super().__init__(proof)
+        self.nvars = 0
+        self.val: list[int] = [0, 0]
+        self.reason: list[object] = [None]
+        self.flipmask: list[int] = [0]
+        self.watches: list[list[list[int]]] = [[], []]
+        self.occ: list[list[int]] = [[], []]
+        self.clauses: list[list[int]] = []
+        self.units: list[int] = []
+        self.sat: list[int] = []
+        self.sat_stack: list[int] = []
+        self.sat_lim: list[int] = []
+        self.bin_watches: list[list[int]] = [[], []]
+        self.cnt: list[int] = [0, 0]
+        self.pure_queue: list[int] = []
+        self.trail: list[int] = []
+        self.trail_lim: list[int] = []
+        self.qhead = 0
+        self.ok = True
+        self.rng = random.Random(seed)
+        self.pick = make_picker(heuristic, self)
+        self.heuristic = heuristic
+        self.static_order: list[int] | None = None
+        self.cursor = 0
+        self.cursor_lim: list[int] = []
+        self.model_lits: list[int] = []
+        self.core_lits: list[int] = []
+
+    # -- building -----------------------------------------------------------------
+    def ensure_vars(self, nvars: int) -> None:
+        """Make variables 1..nvars known."""
+        if nvars <= self.nvars:
+            return
+        grow = nvars - self.nvars
+        self.val.extend([0] * (2 * grow))
+        self.cnt.extend([0] * (2 * grow))
+        self.reason.extend([None] * grow)
+        self.flipmask.extend([0] * grow)
+        self.watches.extend([] for _ in range(2 * grow))
+        self.bin_watches.extend([] for _ in range(2 * grow))
+        self.occ.extend([] for _ in range(2 * grow))
+        self.nvars = nvars
+
+    def add_clause(self, lits: list[int]) -> None:
+        """Add a clause (DIMACS literals, already checked); duplicates and tautologies handled."""
+        codes = list(dict.fromkeys(code_of(lit) for lit in lits))
+        top = max((c >> 1 for c in codes), default=0)
+        self.ensure_vars(top)
+        if any((c ^ 1) in codes for c in codes):
+            return  # a tautology constrains nothing
+        if not codes:
+            self.ok = False
+            return
+        self.static_order = None
+        if len(codes) == 1:
+            self.units.append(codes[0])
+            return
+        index = len(self.clauses)
+        self.clauses.append(codes)
+        if len(codes) == 2:
+            self.bin_watches[codes[0]].append(codes[1])
+            self.bin_watches[codes[1]].append(codes[0])
+        else:
+            self.watches[codes[0]].append(codes)
+            self.watches[codes[1]].append(codes)
+        occ = self.occ
+        for c in codes:
+            occ[c].append(index)
+
+    # -- the search ---------------------------------------------------------------
+    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
+        """Search under the assumptions; True, False, or None when a limit stopped it."""
+        self.model_lits = []
+        self.core_lits = []
+        if not self.ok:
+            return False
+        for lit in assumptions:
+            self.ensure_vars(abs(lit))
+        self.begin(limits)
+        self.stats["splits"] += 1
+        self._reset()
+        try:
+            return self._search([code_of(lit) for lit in assumptions], assumptions)
+        except Stopped:
+            return None
+        finally:
+            self._cancel_until(0)
+            self._cancel_root()
+
+    def _reset(self) -> None:
+        """Fresh counts for a new solve call (nothing is assigned between calls)."""
+        self.sat = [0] * len(self.clauses)
+        self.sat_stack = []
+        self.sat_lim = []
+        self.cnt = [len(o) for o in self.occ]
+        self.pure_queue = []
+        self.decisions = []
+        self.cursor = 0
+        self.cursor_lim = []
+
+    def _search(self, assume: list[int], assumptions: list[int]) -> bool:
+        stats = self.stats
+        val = self.val
+        trail = self.trail
+        trail_lim = self.trail_lim
+        decisions = self.decisions
+        reason = self.reason
+        flipmask = self.flipmask
+        pure_queue = self.pure_queue
+        pick = self.pick
+        nassume = len(assume)
+        track = nassume > 0
+        abit = {}
+        if track:
+            for i, a in enumerate(assume):
+                abit.setdefault(a >> 1, 1 << i)
+        for u in self.units:
+            if val[u] == -1:
+                self.log_refuted()
+                self.ok = False
+                return False
+            if val[u] == 0:
+                self._assign(u, [u])
+        since_poll = 0
+        while True:
+            confl = self._propagate()
+            if confl is not None:
+                stats["conflicts"] += 1
+                self.poll()
+                level = len(trail_lim)
+                mask = self._mask(confl, abit) if track else 0
+                if level <= nassume:
+                    if level == 0:
+                        self.log_refuted()
+                        self.ok = False
+                    self.core_lits = core_from_mask(mask, assumptions)
+                    return False
+                self.log_abandon()
+                x = decisions[-1]
+                self._cancel_until(level - 1)
+                self._assign(x ^ 1, FLIPPED)
+                flipmask[x >> 1] = mask
+                stats["splits"] += 1
+                continue
+            level = len(trail_lim)
+            if level < nassume:
+                a = assume[level]
+                if val[a] == -1:
+                    mask = self._mask([a], abit) | (1 << level)
+                    self.core_lits = core_from_mask(mask, assumptions)
+                    return False
+                trail_lim.append(len(trail))
+                self.cursor_lim.append(self.cursor)
+                self.sat_lim.append(len(self.sat_stack))
+                if val[a] == 1:
+                    decisions.append(-1)
+                else:
+                    decisions.append(a)
+                    self._assign(a, None)
+                continue
+            if pure_queue:
+                self._assign_pure_literals()
+            if len(self.sat_stack) == len(self.clauses):
+                self.model_lits = [
+                    -v if val[2 * v] == -1 else v for v in range(1, self.nvars + 1)
+                ]
+                return True
+            lit = pick()
+            since_poll += 1
+            if since_poll >= POLL_DECISIONS:
+                since_poll = 0
+                self.poll()
+            stats["decisions"] += 1
+            stats["splits"] += 1
+            trail_lim.append(len(trail))
+            self.cursor_lim.append(self.cursor)
+            self.sat_lim.append(len(self.sat_stack))
+            decisions.append(lit)
+            val[lit] = 1
+            val[lit ^ 1] = -1
+            trail.append(lit)
+            reason[lit >> 1] = None
+
+    def _assign(self, lit: int, why: object) -> None:
+        """Make ``lit`` true on the current level (it is queued for propagation)."""
+        val = self.val
+        val[lit] = 1
+        val[lit ^ 1] = -1
+        self.trail.append(lit)
+        self.reason[lit >> 1] = why
+
+    def _assign_pure_literals(self) -> None:
+        """Set every pure candidate that is still pure (the queue is empty afterwards).
+
+        Precondition: propagation is complete (``qhead == len(trail)``). A pure
+        literal satisfies clauses only, so it needs no watch scan; its counts
+        are updated at once and the head moves past it.
+        """
+        val = self.val
+        cnt = self.cnt
+        trail = self.trail
+        reason = self.reason
+        queue = self.pure_queue
+        while queue:
+            lit = queue.pop()
+            if val[lit] or cnt[lit ^ 1] or not cnt[lit]:
+                continue
+            val[lit] = 1
+            val[lit ^ 1] = -1
+            trail.append(lit)
+            reason[lit >> 1] = PURE
+            self.qhead += 1
+            self._satisfy(lit)
+
+    def _satisfy(self, p: int) -> None:
+        """Count ``p`` true in the clauses holding it; new pure candidates are queued."""
+        sat = self.sat
+        cnt = self.cnt
+        val = self.val
+        clauses = self.clauses
+        queue = self.pure_queue
+        stack = self.sat_stack
+        for ci in self.occ[p]:
+            if not sat[ci]:
+                sat[ci] = 1
+                stack.append(ci)
+                for q in clauses[ci]:
+                    k = cnt[q] - 1
+                    cnt[q] = k
+                    if k == 0 and not val[q] and cnt[q ^ 1]:
+                        queue.append(q ^ 1)
+
+    def _propagate(self) -> list[int] | None:
+        """Propagate the trail from ``qhead``; return a conflicting clause or None.
+
+        For each dequeued literal ``p``: the clauses it satisfies first are
+        marked (and their literals' counts drop), then the clauses watching
+        ``-p`` look for a new watch, become unit, or conflict. Binary clauses
+        live in ``bin_watches`` as the other literal alone, and the reason of
+        a literal they imply is the false literal's code (an int).
+
+        Postcondition without conflict: ``qhead == len(trail)``. After a
+        conflict ``qhead`` stops just past the literal that found it.
+        """
+        trail = self.trail
+        val = self.val
+        watches = self.watches
+        bin_watches = self.bin_watches
+        reason = self.reason
+        occ = self.occ
+        sat = self.sat
+        stack = self.sat_stack
+        cnt = self.cnt
+        clauses = self.clauses
+        queue = self.pure_queue
+        qhead = self.qhead
+        start = qhead
+        try:
+            while qhead < len(trail):
+                p = trail[qhead]
+                qhead += 1
+                for ci in occ[p]:
+                    if not sat[ci]:
+                        sat[ci] = 1
+                        stack.append(ci)
+                        for q in clauses[ci]:
+                            k = cnt[q] - 1
+                            cnt[q] = k
+                            if k == 0 and not val[q] and cnt[q ^ 1]:
+                                queue.append(q ^ 1)
+                false_lit = p ^ 1
+                for other in bin_watches[false_lit]:
+                    v = val[other]
+                    if v == 1:
+                        continue
+                    if v == -1:
+                        return [other, false_lit]
+                    val[other] = 1
+                    val[other ^ 1] = -1
+                    trail.append(other)
+                    reason[other >> 1] = false_lit
+                ws = watches[false_lit]
+                i = j = 0
+                n = len(ws)
+                while i < n:
+                    c = ws[i]
+                    i += 1
+                    first = c[0]
+                    if first == false_lit:
+                        first = c[1]
+                        c[0] = first
+                        c[1] = false_lit
+                    if val[first] == 1:
+                        ws[j] = c
+                        j += 1
+                        continue
+                    for k in range(2, len(c)):
+                        other = c[k]
+                        if val[other] != -1:
+                            c[1] = other
+                            c[k] = false_lit
+                            watches[other].append(c)
+                            break
+                    else:
+                        ws[j] = c
+                        j += 1
+                        if val[first] == -1:
+                            ws[j:i] = []
+                            return c
+                        val[first] = 1
+                        val[first ^ 1] = -1
+                        trail.append(first)
+                        reason[first >> 1] = c
+                del ws[j:]
+            return None
+        finally:
+            self.qhead = qhead
+            self.stats["propagations"] += qhead - start
+
+    def _cancel_until(self, level: int) -> None:
+        """Undo every level above ``level``: values, satisfied marks and counts."""
+        trail_lim = self.trail_lim
+        if len(trail_lim) <= level:
+            return
+        self._undo_to(trail_lim[level], self.sat_lim[level])
+        del trail_lim[level:]
+        del self.sat_lim[level:]
+        del self.decisions[level:]
+        self.cursor = self.cursor_lim[level]
+        del self.cursor_lim[level:]
+        self.pure_queue.clear()
+
+    def _cancel_root(self) -> None:
+        """Unassign the root level too, so that the next call starts clean."""
+        self._undo_to(0, 0)
+        self.pure_queue.clear()
+
+    def _undo_to(self, lim: int, mark: int) -> None:
+        """Unassign ``trail[lim:]`` and unmark the clauses in ``sat_stack[mark:]``."""
+        trail = self.trail
+        val = self.val
+        for i in range(lim, len(trail)):
+            p = trail[i]
+            val[p] = 0
+            val[p ^ 1] = 0
+        del trail[lim:]
+        if self.qhead > lim:
+            self.qhead = lim
+        stack = self.sat_stack
+        sat = self.sat
+        cnt = self.cnt
+        clauses = self.clauses
+        for ci in stack[mark:]:
+            sat[ci] = 0
+            for q in clauses[ci]:
+                cnt[q] += 1
+        del stack[mark:]
+
+    def _mask(self, confl: list[int], abit: dict[int, int]) -> int:
+        """The assumptions (as bits) that the falsity of ``confl``'s literals depends on."""
+        val = self.val
+        reason = self.reason
+        flipmask = self.flipmask
+        mask = 0
+        seen = set()
+        stack = [q ^ 1 for q in confl if val[q] == -1]
+        while stack:
+            t = stack.pop()
+            v = t >> 1
+            if v in seen:
+                continue
+            seen.add(v)
+            r = reason[v]
+            if r is None:
+                mask |= abit.get(v, 0)
+            elif r.__class__ is list:
+                for q in r:
+                    if q != t:
+                        stack.append(q ^ 1)
+            elif r >= 0:
+                stack.append(r ^ 1)
+            elif r == FLIPPED:
+                mask |= flipmask[v]
+        return mask
+
+    # -- answers ------------------------------------------------------------------
+    def model(self) -> list[int]:
+        """The model of the last True answer (every variable, signed, sorted)."""
+        return list(self.model_lits)
+
+    def core(self) -> list[int]:
+        """The core of the last False answer (a subset of its assumptions)."""
+        return list(self.core_lits)
+
+
+__all__ = ["WatchSearch", "lit_of"]
