@@ -8,6 +8,13 @@ Names (a plain table, easy to grep):
 - every solver PySAT knows, by the names in ``pysat.solvers.SolverNames``
   (``minisat22``, ``cadical153``, ``glucose4``, …); their short aliases
   (``m22``, ``cd15``, ``g4``, …) are accepted too.
+- external programs, run on a DIMACS export (:mod:`crosscheck.external`):
+  ``bin:minisat``, ``bin:cadical``, ``bin:kissat``, ``bin:picosat`` (looked up
+  on PATH when a solver is made), or ``bin:/path/to/<one of those>``. The
+  prefix keeps them apart from PySAT's names (``kissat`` is PySAT's alias of
+  ``kissat404``).
+- names added at run time with :func:`register_solver` (tests install
+  deliberately faulty wrappers this way; nothing registers one by default).
 
 Every solver made here has the PySAT surface: ``solve``, ``solve_limited``,
 ``get_model``, ``get_core``, ``accum_stats``, ``add_clause``,
@@ -20,6 +27,8 @@ Every solver made here has the PySAT surface: ``solve``, ``solve_limited``,
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import Any
 
 OUR_SOLVERS = ("dpll", "dpll:cdcl", "dpll:classic")
@@ -54,10 +63,81 @@ def pysat_solver_names() -> list[str]:
     )
 
 
+EXTERNAL_PREFIX = "bin:"
+"""Names of external programs start with this (``bin:cadical``)."""
+
+_REGISTERED: dict[str, Callable[..., Any]] = {}
+
+
+def external_solver_names() -> list[str]:
+    """``bin:<program>`` for every program whose I/O style is known (installed or not)."""
+    from crosscheck.external import PROGRAMS
+
+    return [EXTERNAL_PREFIX + program for program in PROGRAMS]
+
+
 def solver_names() -> list[str]:
     """Every name :func:`make_solver` accepts (aliases of PySAT solvers aside)."""
     ours = [*OUR_SOLVERS, *(f"dpll:classic/{h}" for h in CLASSIC_HEURISTICS)]
-    return [*ours, *pysat_solver_names()]
+    return [*ours, *pysat_solver_names(), *external_solver_names(), *_REGISTERED]
+
+
+def register_solver(name: str, factory: Callable[..., Any]) -> None:
+    """Make ``name`` a solver: ``factory(bootstrap_with=…, **options)`` builds it.
+
+    Meant for tests and experiments (e.g. a deliberately faulty wrapper that the
+    fuzzer must catch). Raises ValueError when ``name`` is already a solver name.
+    Undo with :func:`unregister_solver`.
+    """
+    try:
+        taken = canonical_name(name)
+    except ValueError:
+        taken = None
+    if taken is not None or not name:
+        raise ValueError(f"{name!r} is already a solver name")
+    _REGISTERED[name] = factory
+
+
+def unregister_solver(name: str) -> None:
+    """Forget a name added by :func:`register_solver` (no error if it is not there)."""
+    _REGISTERED.pop(name, None)
+
+
+def solver_kind(name: str) -> str:
+    """``"ours"``, ``"pysat"``, ``"external"`` or ``"registered"`` for a valid name.
+
+    >>> solver_kind("dpll"), solver_kind("m22"), solver_kind("bin:cadical")
+    ('ours', 'pysat', 'external')
+    """
+    canonical = canonical_name(name)
+    if canonical in _REGISTERED:
+        return "registered"
+    if canonical.startswith("dpll"):
+        return "ours"
+    if canonical.startswith(EXTERNAL_PREFIX):
+        return "external"
+    return "pysat"
+
+
+def unavailable_reason(name: str) -> str | None:
+    """Why ``name`` cannot be made here (an external program missing from PATH,
+    a PySAT solver this build lacks), or None when it can."""
+    canonical = canonical_name(name)
+    if canonical.startswith(EXTERNAL_PREFIX):
+        from crosscheck.external import find_program
+
+        program = canonical[len(EXTERNAL_PREFIX) :]
+        if find_program(program) is None:
+            return f"solver {canonical!r} is not available: no {program!r} program on PATH"
+        return None
+    try:
+        make_solver(canonical).delete()
+    except (ValueError, ImportError) as exc:
+        message = str(exc)
+        if message.startswith("solver "):
+            return message
+        return f"solver {canonical!r} is not available: {message}"
+    return None
 
 
 def canonical_name(name: str) -> str:
@@ -72,6 +152,14 @@ def canonical_name(name: str) -> str:
         name.startswith("dpll:classic/") and name.split("/", 1)[1] in CLASSIC_HEURISTICS
     ):
         return name
+    if name in _REGISTERED:
+        return name
+    if name.startswith(EXTERNAL_PREFIX):
+        from crosscheck.external import PROGRAMS
+
+        if os.path.basename(name[len(EXTERNAL_PREFIX) :]) in PROGRAMS:
+            return name
+        raise _unknown(name)
     from pysat.solvers import SolverNames
 
     for canonical in pysat_solver_names():
@@ -102,6 +190,13 @@ def make_solver(name: str, bootstrap_with: Any = None, **options: Any) -> Any:
         if heuristic not in CLASSIC_HEURISTICS:
             raise _unknown(name)
         return _ours(bootstrap_with, mode="classic", heuristic=heuristic, **options)
+    if name in _REGISTERED:
+        return _REGISTERED[name](bootstrap_with=bootstrap_with, **options)
+    if name.startswith(EXTERNAL_PREFIX):
+        from crosscheck.external import ExternalSolver
+
+        canonical_name(name)  # ValueError for an unknown program
+        return ExternalSolver(name[len(EXTERNAL_PREFIX) :], bootstrap_with=bootstrap_with)
     table = _pysat_table()
     if name not in table:
         raise _unknown(name)

@@ -1,0 +1,181 @@
+"""Batch cross-checking: many instance files on worker processes, each record appended to a
+JSON-lines log as it finishes, and ``--resume`` picking up where an interrupted batch stopped.
+
+The log holds one JSON object per line (see :func:`crosscheck.check.check_instance`
+for its fields). Each record is written with a single ``write`` and flushed,
+so an interrupted batch loses at most the line being written; on resume a
+torn last line is cut off before anything is appended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from crosscheck.check import CheckOptions, bad_input_record, check_instance
+from crosscheck.instances import load_instance
+from crosscheck.pool import run_pool
+from formats.errors import FormatError
+from formats.streams import display_name, read_bytes
+
+
+@dataclass
+class BatchOptions:
+    """Everything a batch needs besides the paths."""
+
+    check: CheckOptions = field(default_factory=CheckOptions)
+    encoding: str = "assignment"
+    maze_path: str | None = None
+    strict: bool = False
+    jobs: int = 1
+
+    def watchdog(self) -> float:
+        """Seconds after which a worker is presumed stuck on one instance and killed:
+        every solver, proof check and search at its full timeout, plus parsing slack."""
+        return self.check.timeout * (2 * len(self.check.solvers) + 3) + 60.0
+
+
+def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """What identifies a finished instance for ``--resume``: its file and the solvers run."""
+    return (record.get("path") or record.get("instance") or "", tuple(record.get("solvers", ())))
+
+
+def instance_key(path: str, solvers: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``."""
+    return (display_name(path) if path == "-" else os.path.abspath(path), tuple(solvers))
+
+
+def read_log(path: str) -> list[dict[str, Any]]:
+    """The records of a JSON-lines log (a torn last line is ignored). Missing file: none.
+
+    Raises FormatError for a line that is not a JSON object (other than a torn last line).
+    """
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # the last line has no newline: a torn write
+                continue
+            raise FormatError(display_name(path), number, f"not a JSON record: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise FormatError(display_name(path), number, "not a JSON object")
+        records.append(record)
+    return records
+
+
+class ResultLog:
+    """The JSON-lines log a batch appends to (``path`` ``-`` = stdout, never resumed)."""
+
+    def __init__(self, path: str, *, resume: bool) -> None:
+        self.path = path
+        self.previous: list[dict[str, Any]] = []
+        self._handle: IO[str]
+        if path == "-":
+            import sys
+
+            self._handle = sys.stdout
+            return
+        if resume:
+            self.previous = read_log(path)
+            _cut_torn_line(path)
+            self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        else:
+            self._handle = open(path, "w", encoding="utf-8")  # noqa: SIM115
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as one line and flush it."""
+        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        """Close the file (stdout stays open)."""
+        if self.path != "-":
+            self._handle.close()
+
+
+def _cut_torn_line(path: str) -> None:
+    """Drop an unfinished last line (no final newline) so appended records start clean."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, "rb+") as handle:
+        data = handle.read()
+        if data.endswith(b"\n"):
+            return
+        handle.truncate(data.rfind(b"\n") + 1)
+
+
+def check_paths(
+    paths: Sequence[str],
+    options: BatchOptions,
+    *,
+    stdin_data: bytes | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Check every file of ``paths`` on ``options.jobs`` workers; yield records as they finish.
+
+    Bad input never stops the batch: it becomes a ``bad-input`` record. A worker
+    that dies or overruns the watchdog gives a ``crash``/``timeout`` record.
+    """
+    solvers = list(options.check.solvers)
+
+    def work(index: int) -> dict[str, Any]:
+        path = paths[index]
+        absolute = None if path == "-" else os.path.abspath(path)
+        try:
+            instance = load_instance(
+                path,
+                encoding=options.encoding,
+                maze_path=options.maze_path,
+                strict=options.strict,
+                data=stdin_data if path == "-" else None,
+            )
+        except FormatError as exc:
+            return bad_input_record(display_name(path), absolute, str(exc), solvers)
+        return check_instance(instance, options.check)
+
+    def lost(index: int, kind: str, reason: str) -> dict[str, Any]:
+        path = paths[index]
+        absolute = None if path == "-" else os.path.abspath(path)
+        return bad_input_record(display_name(path), absolute, reason, solvers, kind)
+
+    results = run_pool(len(paths), work, lost, jobs=options.jobs, watchdog=options.watchdog())
+    try:
+        for _index, record in results:
+            yield record
+    finally:
+        results.close()
+
+
+def pending_paths(
+    paths: Iterable[str], previous: Iterable[dict[str, Any]], solvers: Sequence[str]
+) -> list[str]:
+    """The paths whose instance has no record (for these solvers) among ``previous``."""
+    done = {record_key(record) for record in previous}
+    return [path for path in paths if instance_key(path, solvers) not in done]
+
+
+def latest_records(
+    records: Iterable[dict[str, Any]], paths: Sequence[str], solvers: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The last record of each of ``paths`` (checked by ``solvers``), in the order of ``paths``."""
+    by_key = {record_key(record): record for record in records}
+    out = []
+    for path in paths:
+        record = by_key.get(instance_key(path, solvers))
+        if record is not None:
+            out.append(record)
+    return out
+
+
+def read_stdin_once(paths: Sequence[str]) -> bytes | None:
+    """Standard input's bytes when ``-`` is among ``paths`` (workers cannot read it)."""
+    return read_bytes("-") if "-" in paths else None

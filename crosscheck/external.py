@@ -1,0 +1,320 @@
+"""External SAT solver programs (minisat, cadical, kissat, picosat): run on DIMACS, read back.
+
+Each program has an I/O style (the driver table cnfgen's ``utils/solver.py``
+also keeps):
+
+- ``minisat``: ``minisat -verb=0 IN OUT`` writes MiniSat's result file
+  (``SAT`` + model line, ``UNSAT``, ``INDET``); exit 10 / 20, 3 on a parse error.
+- ``cadical -q IN``, ``kissat -q IN``, ``picosat IN``: SAT-competition output on
+  stdout (``s``/``v`` lines), exit 10 / 20. CaDiCaL prints only ``c UNKNOWN``
+  (no ``s`` line) when a limit stops it; picosat prints parse errors on stdout
+  and exits 0 — so an exit code other than 10 / 20 is an answer only when the
+  output says UNKNOWN, and anything else is a crash.
+
+:func:`run_program` runs one program under a deadline that really stops it
+(the process is killed) and returns an :class:`ExternalAnswer`.
+:class:`ExternalSolver` wraps that in the PySAT surface, so the registry can
+hand out ``bin:cadical`` like any other solver.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from formats.dimacs import format_clause
+from formats.errors import FormatError
+from formats.results import parse_competition, parse_minisat_result
+
+PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "minisat": ("result-file", ("-verb=0",)),
+    "cadical": ("stdout", ("-q",)),
+    "kissat": ("stdout", ("-q",)),
+    "picosat": ("stdout", ()),
+}
+"""Program name -> (I/O style, options placed before the input file)."""
+
+_TAIL = 400  # characters of a crashed program's output kept for the message
+
+
+@dataclass
+class ExternalAnswer:
+    """What one program run gave: ``status`` SAT, UNSAT, UNKNOWN, ``timeout`` or ``crash``.
+
+    ``model`` (after SAT) holds the literals the program printed; ``seconds`` is
+    the whole process's wall-clock time (start-up and parsing included);
+    ``error`` explains a crash.
+    """
+
+    status: str
+    model: list[int] | None = None
+    seconds: float = 0.0
+    error: str | None = None
+    returncode: int | None = None
+
+
+def program_style(program: str) -> str:
+    """The I/O style of ``program`` (a name or path whose file name is a known solver).
+
+    Raises ValueError for a program whose style is unknown.
+    """
+    base = os.path.basename(program)
+    if base not in PROGRAMS:
+        known = ", ".join(PROGRAMS)
+        raise ValueError(f"unknown external solver {program!r}; known programs: {known}")
+    return PROGRAMS[base][0]
+
+
+def find_program(program: str) -> str | None:
+    """The executable for ``program`` (a name looked up on PATH, or a path), or None."""
+    if os.sep in program:
+        return program if os.access(program, os.X_OK) and os.path.isfile(program) else None
+    return shutil.which(program)
+
+
+def _tail(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _TAIL else "…" + text[-_TAIL:]
+
+
+class _Killer:
+    """Holds the running process so another thread can kill it (``interrupt``)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.interrupted = False
+
+    def kill(self) -> None:
+        with self.lock:
+            self.interrupted = True
+            if self.process is not None and self.process.poll() is None:
+                self.process.kill()
+
+
+def run_program(
+    program: str,
+    cnf_path: str,
+    timeout: float | None = None,
+    *,
+    killer: _Killer | None = None,
+) -> ExternalAnswer:
+    """Run ``program`` on the DIMACS file ``cnf_path``; kill it after ``timeout`` seconds.
+
+    Never raises for the program's misbehaviour: a missing program, a bad exit
+    code or unreadable output is a ``crash`` answer with an explanation.
+    """
+    style = program_style(program)
+    executable = find_program(program)
+    if executable is None:
+        return ExternalAnswer("crash", error=f"program {program!r} not found on PATH")
+    options = PROGRAMS[os.path.basename(program)][1]
+    with tempfile.TemporaryDirectory(prefix="satkit-ext-") as folder:
+        result_path = os.path.join(folder, "result.txt")
+        argv = [executable, *options, cnf_path]
+        if style == "result-file":
+            argv.append(result_path)
+        started = time.perf_counter()
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL if style == "result-file" else subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
+        if killer is not None:
+            with killer.lock:
+                killer.process = process
+                if killer.interrupted:
+                    process.kill()
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
+        finally:
+            if killer is not None:
+                with killer.lock:
+                    killer.process = None
+        seconds = time.perf_counter() - started
+        if killer is not None and killer.interrupted:
+            return ExternalAnswer("timeout", seconds=seconds, error="interrupted")
+        code = process.returncode
+        errors = (err or b"").decode("utf-8", "replace")
+        if style == "result-file":
+            try:
+                with open(result_path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                text = None
+            if text is None or not text.strip():
+                return _crash(program, code, errors, seconds)
+            reader = parse_minisat_result
+        else:
+            text = (out or b"").decode("utf-8", "replace")
+            reader = parse_competition
+        try:
+            result = reader(text, program)
+        except FormatError as exc:
+            return _crash(program, code, f"unreadable output ({exc}) {errors}", seconds)
+        expected = {"SAT": 10, "UNSAT": 20}.get(result.status)
+        if expected is not None and code != expected:
+            return _crash(program, code, f"answered {result.status} {errors}", seconds)
+        said_unknown = "UNKNOWN" in text or "INDET" in text
+        if expected is None and (code in (10, 20) or not said_unknown):
+            return _crash(program, code, (text if style == "stdout" else "") + errors, seconds)
+        return ExternalAnswer(result.status, result.model, seconds, None, code)
+
+
+def _crash(program: str, code: int | None, output: str, seconds: float) -> ExternalAnswer:
+    message = f"{program} exited with code {code}"
+    if code is not None and code < 0:
+        message = f"{program} was killed by signal {-code}"
+    shown = _tail(output)
+    return ExternalAnswer("crash", None, seconds, message + (f": {shown}" if shown else ""), code)
+
+
+def write_clauses(path: str, nvars: int, clauses: Iterable[Sequence[int]]) -> None:
+    """Write plain DIMACS (header and clauses only) to ``path``: what external programs read."""
+    clauses = clauses if isinstance(clauses, list) else list(clauses)
+    top = max([nvars, *(abs(lit) for clause in clauses for lit in clause)], default=0)
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write(f"p cnf {top} {len(clauses)}\n")
+        chunk: list[str] = []
+        for clause in clauses:
+            chunk.append(format_clause(clause))
+            if len(chunk) >= 8192:
+                handle.write("\n".join(chunk) + "\n")
+                chunk.clear()
+        if chunk:
+            handle.write("\n".join(chunk) + "\n")
+
+
+class ExternalSolver:
+    """An external program with the PySAT surface (``solve``, ``get_model``, ``delete``, …).
+
+    Every solve call exports the clauses (plus the assumptions as unit
+    clauses) to a temporary DIMACS file and runs the program on it.
+    ``solve_limited`` honours `time_budget` and `interrupt` by killing the
+    process; ``solve`` waits as long as it takes. A crash raises RuntimeError.
+    After UNSAT under assumptions, the core is all the assumptions (a
+    program gives no smaller one).
+    """
+
+    def __init__(self, program: str, bootstrap_with: Any = None) -> None:
+        program_style(program)  # ValueError for an unknown program
+        if find_program(program) is None:
+            raise ValueError(f"solver 'bin:{program}' is not available: no {program!r} on PATH")
+        self.program = program
+        self._clauses: list[list[int]] = []
+        self._nvars = 0
+        self._killer = _Killer()
+        self._budget: float | None = None
+        self._status: bool | None = None
+        self._model: list[int] | None = None
+        self._core: list[int] | None = None
+        self._seconds = 0.0
+        self._calls = 0
+        if bootstrap_with is not None:
+            self.append_formula(bootstrap_with)
+
+    def __enter__(self) -> ExternalSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.delete()
+
+    def delete(self) -> None:
+        """Forget the clauses (there is no process to free between calls)."""
+        self._clauses = []
+
+    def add_clause(self, clause: Iterable[int], no_return: bool = True) -> None:
+        """Add one clause (non-zero ints)."""
+        lits = [int(lit) for lit in clause]
+        if 0 in lits:
+            raise ValueError("a literal must be a non-zero int, not 0")
+        self._nvars = max([self._nvars, *(abs(lit) for lit in lits)])
+        self._clauses.append(lits)
+
+    def append_formula(self, formula: Any, no_return: bool = True) -> None:
+        """Add a list of clauses, a ``formats.Formula`` or a PySAT ``CNF``."""
+        declared = getattr(formula, "nvars", None) or getattr(formula, "nv", None) or 0
+        self._nvars = max(self._nvars, int(declared))
+        for clause in getattr(formula, "clauses", formula):
+            self.add_clause(clause)
+
+    def time_budget(self, seconds: float | None = None) -> None:
+        """Limit each following `solve_limited` call to ``seconds`` (None: no limit)."""
+        self._budget = seconds if seconds is not None and seconds > 0 else None
+
+    def interrupt(self) -> None:
+        """Kill the running (or next) `solve_limited` call's process; it returns None."""
+        self._killer.kill()
+
+    def clear_interrupt(self) -> None:
+        """Allow solving again after `interrupt`."""
+        self._killer.interrupted = False
+
+    def solve(self, assumptions: Iterable[int] = ()) -> bool:
+        """Run the program to the end: True (SAT) or False (UNSAT)."""
+        answer = self._run(list(assumptions), None, _Killer())
+        if answer is None:
+            raise RuntimeError(f"{self.program} gave no answer")
+        return answer
+
+    def solve_limited(
+        self, assumptions: Iterable[int] = (), expect_interrupt: bool = False
+    ) -> bool | None:
+        """Like `solve`, but None when `time_budget` runs out or `interrupt` is called."""
+        return self._run(list(assumptions), self._budget, self._killer)
+
+    def _run(self, assumptions: list[int], timeout: float | None, killer: _Killer) -> bool | None:
+        with tempfile.TemporaryDirectory(prefix="satkit-ext-") as folder:
+            path = os.path.join(folder, "in.cnf")
+            write_clauses(path, self._nvars, [*self._clauses, *([lit] for lit in assumptions)])
+            answer = run_program(self.program, path, timeout, killer=killer)
+        self._calls += 1
+        self._seconds += answer.seconds
+        if answer.status == "crash":
+            raise RuntimeError(answer.error or f"{self.program} crashed")
+        self._model = self._core = None
+        self._status = {"SAT": True, "UNSAT": False}.get(answer.status)
+        if self._status is True:
+            self._model = sorted(answer.model or [], key=abs)
+        elif self._status is False:
+            self._core = list(assumptions)
+        return self._status
+
+    def get_status(self) -> bool | None:
+        """The last answer (None: unknown or never solved)."""
+        return self._status
+
+    def get_model(self) -> list[int] | None:
+        """After SAT: the literals the program printed, sorted by variable."""
+        return None if self._model is None else list(self._model)
+
+    def get_core(self) -> list[int] | None:
+        """After UNSAT: the assumptions (all of them)."""
+        return None if self._core is None else list(self._core)
+
+    def accum_stats(self) -> dict[str, float]:
+        """Calls made and their total wall-clock time (a program reports no counters here)."""
+        return {"calls": self._calls, "seconds": round(self._seconds, 6)}
+
+    def nof_vars(self) -> int:
+        """The largest variable seen."""
+        return self._nvars
+
+    def nof_clauses(self) -> int:
+        """The number of clauses added."""
+        return len(self._clauses)

@@ -1,0 +1,176 @@
+"""Fuzzing: many random instances cross-checked on worker processes; every failure saved,
+shrunk, and given a one-line command that reproduces it.
+
+Instance ``i`` of a run with seed ``S`` uses family ``families[i % len(families)]``
+and seed ``S + i``, so any one of them is regenerated with
+``satkit fuzz --family F --seed S+i --count 1``. For each failure
+:func:`save_failure` writes, in the output folder:
+
+- ``<family>-<seed>.cnf``: the failing formula (its ``c seed N`` line first);
+  a maze also as ``maze-<seed>.txt``;
+- ``<family>-<seed>.min.cnf``: the shrunk formula (:mod:`crosscheck.shrink`),
+  whose ``c reproduce:`` comment is the command that shows the failure again.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crosscheck.check import CheckOptions, bad_input_record, check_instance
+from crosscheck.generators import cnfuzz, random_ksat, random_maze
+from crosscheck.instances import Instance, maze_instance
+from crosscheck.pool import run_pool
+from crosscheck.shrink import ShrinkResult, failure_signature, shrink_instance
+from formats.dimacs import write_dimacs
+from formats.formula import Formula
+from formats.streams import write_text_atomic
+from maze.writer import maze_text
+
+FAMILIES = ("cnfuzz", "ksat", "maze")
+"""The fuzz families, in the order instances cycle through them."""
+
+DEFAULT_TIMEOUT = 60.0
+
+
+@dataclass
+class FuzzOptions:
+    """A fuzz run: ``count`` instances from ``seed`` on, cycling through ``families``."""
+
+    count: int = 100
+    seed: int = 0
+    families: Sequence[str] = FAMILIES
+    max_vars: int = 200
+    jobs: int = 1
+    check: CheckOptions = field(default_factory=CheckOptions)
+
+    def case(self, index: int) -> tuple[str, int]:
+        """(family, seed) of instance ``index``."""
+        return self.families[index % len(self.families)], self.seed + index
+
+
+def fuzz_instance(family: str, seed: int, max_vars: int = 200) -> Instance:
+    """The instance a family generates from ``seed`` (ValueError for an unknown family)."""
+    if family == "maze":
+        maze, encoding = random_maze(seed, max_vars)
+        instance = maze_instance(maze, f"maze-{seed}", encoding=encoding, family="maze")
+    elif family in ("cnfuzz", "ksat"):
+        formula = (cnfuzz if family == "cnfuzz" else random_ksat)(seed, max_vars)
+        instance = Instance(f"{family}-{seed}", formula.clauses, formula.nvars, "cnf", family)
+        instance.notes = formula.comments[1:2]
+    else:
+        raise ValueError(f"unknown fuzz family {family!r} (valid: {', '.join(FAMILIES)})")
+    instance.seed = seed
+    return instance
+
+
+def run_fuzz(options: FuzzOptions) -> Iterator[dict[str, Any]]:
+    """Check ``options.count`` generated instances on ``options.jobs`` workers; yield records
+    as they finish (a worker that dies gives a ``crash`` record)."""
+    solvers = list(options.check.solvers)
+
+    def work(index: int) -> dict[str, Any]:
+        family, seed = options.case(index)
+        record = check_instance(fuzz_instance(family, seed, options.max_vars), options.check)
+        record["family"] = family
+        return record
+
+    def lost(index: int, kind: str, reason: str) -> dict[str, Any]:
+        family, seed = options.case(index)
+        record = bad_input_record(f"{family}-{seed}", None, reason, solvers, kind)
+        record.update(family=family, seed=seed)
+        return record
+
+    watchdog = options.check.timeout * (2 * len(solvers) + 3) + 60.0
+    results = run_pool(options.count, work, lost, jobs=options.jobs, watchdog=watchdog)
+    try:
+        for _index, record in results:
+            yield record
+    finally:
+        results.close()
+
+
+def check_command(path: str, options: CheckOptions, *, encoding: str | None = None) -> str:
+    """The ``satkit crosscheck`` command line that re-checks ``path`` the same way."""
+    words = ["satkit", "crosscheck", path, "--solvers", ",".join(options.solvers)]
+    if options.timeout != DEFAULT_TIMEOUT:
+        words += ["--timeout", f"{options.timeout:g}"]
+    if options.proofs:
+        words.append("--proofs")
+    if options.seed:
+        words += ["--seed", str(options.seed)]
+    if encoding and encoding != "assignment":
+        words += ["--encoding", encoding]
+    return shlex.join(words)
+
+
+def regenerate_command(family: str, seed: int, options: FuzzOptions) -> str:
+    """The ``satkit fuzz`` command line that regenerates and re-checks one instance."""
+    words = ["satkit", "fuzz", "--family", family, "--seed", str(seed), "--count", "1"]
+    words += ["--max-vars", str(options.max_vars), "--solvers", ",".join(options.check.solvers)]
+    if options.check.proofs:
+        words.append("--proofs")
+    return shlex.join(words)
+
+
+@dataclass
+class SavedFailure:
+    """What :func:`save_failure` wrote and the command that reproduces the failure."""
+
+    record: dict[str, Any]
+    files: list[str]
+    reproduce: str
+    shrunk: ShrinkResult | None = None
+
+
+def save_failure(
+    record: dict[str, Any], options: FuzzOptions, out_dir: str, *, max_checks: int = 5000
+) -> SavedFailure:
+    """Save a failed fuzz instance and its shrunk form in ``out_dir`` (see the module docstring)."""
+    family, seed = record["family"], record["seed"]
+    instance = fuzz_instance(family, seed, options.max_vars)
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.join(out_dir, f"{family}-{seed}")
+    files: list[str] = []
+    regenerate = regenerate_command(family, seed, options)
+    comments = [f"seed {seed}", f"fuzz family {family}", f"regenerate: {regenerate}"]
+    original = Formula(nvars=instance.nvars, clauses=instance.clauses, comments=comments)
+    write_dimacs(original, stem + ".cnf")
+    files.append(stem + ".cnf")
+    maze_file = None
+    if instance.maze is not None:
+        maze_file = os.path.join(out_dir, f"maze-{seed}.txt")
+        write_text_atomic(maze_file, maze_text(instance.maze))
+        files.append(maze_file)
+    shrunk = shrink_instance(instance, options.check, max_checks=max_checks)
+    if shrunk is None:
+        # The failure needs the maze (a path or the search), or does not come back on
+        # a re-check (a worker that died): the original is all there is to show.
+        if maze_file and failure_signature(record):
+            command = check_command(maze_file, options.check, encoding=record.get("encoding"))
+        else:
+            command = regenerate
+        return SavedFailure(record, files, command)
+    min_path = stem + ".min.cnf"
+    reproduce = check_command(min_path, options.check)
+    described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(shrunk.failures))
+    minimal = Formula(
+        nvars=shrunk.nvars,
+        clauses=shrunk.clauses,
+        comments=[
+            f"reproduce: {reproduce}",
+            f"shrunk from {family} seed {seed}: {shrunk.original_clauses} -> "
+            f"{len(shrunk.clauses)} clauses in {shrunk.checks} checks ({described})",
+        ],
+    )
+    write_dimacs(minimal, min_path)
+    files.append(min_path)
+    return SavedFailure(record, files, reproduce, shrunk)
+
+
+def is_failure(record: dict[str, Any]) -> bool:
+    """True for a record whose instance failed (a worker crash included)."""
+    return bool(failure_signature(record)) or record.get("verdict") == "crash"

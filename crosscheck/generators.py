@@ -1,0 +1,145 @@
+"""Random instances for fuzzing, each fully determined by its seed (printed as ``c seed N``).
+
+- :func:`cnfuzz`: layered random CNF in the style of Biere's cnfuzz
+  (Brummayer, Lonsing, Biere, SAT 2010): variables come in layers; each
+  layer gets 3.0–4.5 clauses per variable of itself and the layer before;
+  a clause has 3 literals, growing by one with probability 2/3 (at most 20);
+  each literal comes from the clause's layer, or with probability 1/2 (and
+  again) from an earlier one; every literal of a layer is used once before
+  literals are drawn at random. Mostly satisfiable, structured, with long
+  clauses — different from what random 3-SAT exercises.
+- :func:`random_ksat`: uniform random k-SAT near its threshold (k = 3 at
+  clause/variable ratio 3.8–4.7 with at most 100 variables most of the
+  time; also k = 2 around 1 and k = 4 around 9.9 with at most 50), about
+  half satisfiable.
+- :func:`random_maze`: a small maze from :func:`maze.generator.generate_maze`
+  with random size, K, degree and one-way edges (often unsatisfiable).
+
+``max_vars`` bounds the number of variables (for mazes: At/Has atoms),
+so a CI run can fuzz thousands of small instances quickly.
+"""
+
+from __future__ import annotations
+
+import random
+
+from formats.formula import Formula
+from maze.generator import generate_maze
+from maze.model import Maze
+
+MAX_CLAUSE = 20
+"""cnfuzz's longest clause."""
+
+_KSAT = ((2, 0.15, 0.8, 1.2, 1000), (3, 0.70, 3.8, 4.7, 100), (4, 0.15, 9.0, 10.8, 50))
+"""(k, share of instances, lowest and highest clause/variable ratio, most variables):
+near the threshold, 3-SAT beyond 100 and 4-SAT beyond 50 variables get slow to
+refute in pure Python, and fuzzing wants many quick instances."""
+
+
+def cnfuzz(seed: int, max_vars: int = 200) -> Formula:
+    """A cnfuzz-style layered random CNF (see the module docstring) with at most ``max_vars``.
+
+    >>> formula = cnfuzz(7, max_vars=40)
+    >>> formula.comments[0], formula.nvars <= 40, cnfuzz(7, max_vars=40) == formula
+    ('seed 7', True, True)
+    """
+    rng = random.Random(seed)
+    top = max(3, max_vars)
+    widest = rng.randint(min(10, top), min(70, top))
+    layers = rng.randint(1, 20)
+    low: list[int] = []
+    high: list[int] = []
+    for _ in range(layers):
+        start = high[-1] + 1 if high else 1
+        if start > top:
+            break
+        width = min(rng.randint(min(10, widest), widest), top - start + 1)
+        low.append(start)
+        high.append(start + width - 1)
+    comments = [f"seed {seed}", f"cnfuzz-style layered CNF: {len(low)} layers, max width {widest}"]
+    clauses: list[list[int]] = []
+    unused = [
+        [sign * var for var in range(low[j], high[j] + 1) for sign in (-1, 1)]
+        for j in range(len(low))
+    ]
+    for i in range(len(low)):
+        width = high[i] - low[i] + 1
+        span = width + (high[i - 1] - low[i - 1] + 1 if i else 0)
+        count = rng.randint(300, 450) * span // 100
+        comments.append(f"layer {i}: variables {low[i]}..{high[i]}, {count} clauses")
+        for _ in range(count):
+            length = 3
+            while length < MAX_CLAUSE and rng.randint(17, 19) != 17:
+                length += 1
+            clause: list[int] = []
+            used: set[int] = set()
+            for _ in range(length):
+                layer = i
+                while layer and rng.randint(3, 4) == 3:
+                    layer -= 1
+                pool = unused[layer]
+                if pool:
+                    pick = rng.randrange(len(pool))
+                    lit = pool[pick]
+                    if abs(lit) in used:
+                        continue
+                    pool[pick] = pool[-1]
+                    pool.pop()
+                else:
+                    var = rng.randint(low[layer], high[layer])
+                    if var in used:
+                        continue
+                    lit = var if rng.randint(31, 32) == 31 else -var
+                clause.append(lit)
+                used.add(abs(lit))
+            clauses.append(clause)
+    nvars = high[-1] if high else 0
+    return Formula(nvars=nvars, clauses=clauses, comments=comments)
+
+
+def random_ksat(seed: int, max_vars: int = 200) -> Formula:
+    """Uniform random k-SAT near the threshold (see the module docstring).
+
+    >>> formula = random_ksat(3, max_vars=30)
+    >>> formula.comments[0], all(len(set(map(abs, c))) == len(c) for c in formula.clauses)
+    ('seed 3', True)
+    """
+    rng = random.Random(seed)
+    roll = rng.random()
+    k, _share, lowest, highest, most = _KSAT[-1]
+    for choice in _KSAT:
+        if roll < choice[1]:
+            k, _share, lowest, highest, most = choice
+            break
+        roll -= choice[1]
+    top = max(k, min(max_vars, most))
+    n = rng.randint(min(max(k, 5), top), top)
+    ratio = rng.uniform(lowest, highest)
+    m = max(1, round(ratio * n))
+    clauses = [
+        [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), k)] for _ in range(m)
+    ]
+    comments = [f"seed {seed}", f"random {k}-SAT: {n} variables, {m} clauses, ratio {m / n:.2f}"]
+    return Formula(nvars=n, clauses=clauses, comments=comments)
+
+
+def random_maze(seed: int, max_vars: int = 200) -> tuple[Maze, str]:
+    """A random small maze and the encoding to use (assignment or compact, by seed parity).
+
+    Sizes: 3–10 nodes, 1–3 treasures, K = 2–7, degree 1.2–3.0, and half the
+    time some one-way edges; K, then the node count, shrink until the
+    At/Has atoms fit ``max_vars``.
+    """
+    rng = random.Random(seed)
+    nodes = rng.randint(3, 10)
+    treasures = rng.randint(1, 3)
+    steps = rng.randint(2, 7)
+    degree = rng.uniform(1.2, 3.0)
+    one_way = rng.uniform(0.1, 0.6) if rng.random() < 0.5 else 0.0
+    while (nodes + treasures) * (steps + 1) > max(max_vars, 8) and steps > 1:
+        steps -= 1
+    while (nodes + treasures) * (steps + 1) > max(max_vars, 8) and nodes > 2:
+        nodes -= 1
+    maze = generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way)
+    maze.name = f"maze seed {seed}"
+    return maze, ("assignment", "compact")[seed % 2]

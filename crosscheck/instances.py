@@ -1,0 +1,244 @@
+"""What crosscheck runs on: finding instance files, and loading each as clauses plus what it means.
+
+An :class:`Instance` is one formula handed to every solver, parsed once by
+our own readers:
+
+- ``cnf``: a DIMACS file (``.cnf``, also gzip/xz/bz2-compressed) or an
+  assignment DP-input file;
+- ``maze``: a maze in the front-end format (``.txt``), encoded with
+  :func:`maze.cnf.encode`; its key names the At/Has atoms and its maze is
+  known, so every SAT answer is decoded to a path and validated, and the
+  layered search gives a reference answer;
+- ``maze-cnf``: a CNF whose ``c var N At(X,I)`` comments (or DP back matter)
+  name At/Has atoms. Answers are decoded to paths; the maze itself is
+  known when ``--maze`` names it, when a ``c maze FILE: …`` comment (what
+  ``satkit maze encode --to dimacs`` writes) points to a readable maze, or
+  when a maze ``<stem>.txt`` sits beside the CNF.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from formats.assignment import parse_dp_input
+from formats.dimacs import parse_dimacs
+from formats.errors import FormatError
+from formats.streams import decode_text, display_name, read_bytes
+from maze.cnf import ENCODINGS, encode
+from maze.key import Key, key_from_names, parse_key
+from maze.model import Maze
+from maze.parser import parse_maze, read_maze
+
+CNF_SUFFIXES = (".cnf", ".dimacs")
+COMPRESSED_SUFFIXES = ("", ".gz", ".xz", ".bz2")
+MAZE_SUFFIXES = (".txt",)
+_NAMED_ATOM = re.compile(r"(At|Has)\(.*,[0-9]+\)|Aux\(.*")
+_MAZE_COMMENT = re.compile(r"maze (.+?): [0-9]+ nodes, ")
+_NUMBER_RUN = re.compile(r"([0-9]+)")
+
+
+@dataclass
+class Instance:
+    """One formula to cross-check, with what is known about its meaning.
+
+    - ``name``: how it is shown (the path as given, or a generated label);
+      ``path``: the absolute path of its file (None when generated).
+    - ``family``: the folder it sits in, or the fuzz family.
+    - ``kind``: ``cnf``, ``maze`` or ``maze-cnf`` (see the module docstring).
+    - ``nvars``, ``clauses``: the formula every solver gets.
+    - ``key``: the At/Has atoms (maze kinds); ``maze``: the maze, with K set to
+      the key's K, when known; ``encoding``: how a maze was encoded.
+    - ``notes``: what the loader wants the user to know (warnings, a maze
+      file that could not be used).
+    """
+
+    name: str
+    clauses: list[list[int]]
+    nvars: int
+    kind: str = "cnf"
+    family: str = ""
+    path: str | None = None
+    key: Key | None = None
+    maze: Maze | None = None
+    encoding: str | None = None
+    seed: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def natural_key(text: str) -> list[object]:
+    """Sort key that orders ``x-2`` before ``x-10`` (numbers compared as numbers)."""
+    return [int(part) if part.isdigit() else part for part in _NUMBER_RUN.split(text)]
+
+
+def _strip_compression(name: str) -> str:
+    for suffix in (".gz", ".xz", ".bz2"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def is_instance_file(name: str) -> bool:
+    """True for the file names a folder walk picks up (.cnf, .dimacs, maze .txt; compressed too)."""
+    base = _strip_compression(name.lower())
+    return base.endswith(CNF_SUFFIXES) or base.endswith(MAZE_SUFFIXES)
+
+
+def discover(paths: Iterable[str]) -> list[str]:
+    """The instance files named by ``paths``: files as given, folders walked recursively.
+
+    Folder contents are filtered by :func:`is_instance_file` and sorted in
+    natural order; a file reached twice is listed once. Raises FormatError for
+    a path that does not exist.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            found.append(path)
+
+    for path in paths:
+        if os.path.isdir(path):
+            collected = []
+            for folder, dirs, files in os.walk(path):
+                dirs.sort(key=natural_key)
+                collected.extend(os.path.join(folder, f) for f in files if is_instance_file(f))
+            for file in sorted(collected, key=natural_key):
+                add(file)
+        elif os.path.exists(path) or path == "-":
+            add(path)
+        else:
+            raise FormatError(path, None, "No such file or directory")
+    return found
+
+
+def _first_tokens(text: str) -> list[str]:
+    for line in text.lstrip("\ufeff").splitlines():
+        if line.split():
+            return line.split()
+    return []
+
+
+def looks_like_maze(text: str) -> bool:
+    """True when the first non-blank line is not CNF (no ``c``/``p``/``%`` line, not integers)."""
+    tokens = _first_tokens(text)
+    if not tokens or tokens[0][0] in "cp%":
+        return False
+    return not all(token.lstrip("-").isdigit() for token in tokens)
+
+
+def maze_instance(
+    maze: Maze,
+    name: str,
+    *,
+    encoding: str = "assignment",
+    family: str = "",
+    path: str | None = None,
+) -> Instance:
+    """A maze encoded with ``encoding``: clauses, key (At/Has/Aux names) and the maze itself."""
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r} (valid: {', '.join(ENCODINGS)})")
+    cnf = encode(maze, encoding)
+    key = key_from_names(cnf.names(), name)
+    notes = [str(warning) for warning in maze.warnings]
+    return Instance(
+        name, cnf.clause_list(), cnf.nvars, "maze", family, path, key, maze, encoding, notes=notes
+    )
+
+
+def _named_key(names: dict[int, str], file: str) -> Key | None:
+    """The key from ``c var`` names, using only names written ``At(…)``/``Has(…)``/``Aux(…)``
+    (other tools' names, such as ``x 3``, must not be mistaken for atoms)."""
+    chosen = {var: name for var, name in names.items() if _NAMED_ATOM.fullmatch(name.strip())}
+    if not chosen:
+        return None
+    key = key_from_names(chosen, file)
+    return key if key.at else None
+
+
+def _maze_candidates(path: str | None, comments: list[str], explicit: str | None) -> list[str]:
+    candidates: list[str] = []
+    if explicit:
+        candidates.append(explicit)
+    if path is None:
+        return candidates
+    folder = os.path.dirname(path)
+    for comment in comments:
+        match = _MAZE_COMMENT.match(comment)
+        if match:
+            named = match.group(1)
+            candidates.extend([os.path.join(folder, named), named])
+    stem = _strip_compression(os.path.basename(path))
+    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
+    candidates.append(os.path.join(folder, stem + ".txt"))
+    return candidates
+
+
+def _find_maze(key: Key, candidates: list[str], notes: list[str]) -> Maze | None:
+    """The first candidate maze file that reads and holds every node and treasure of the key."""
+    for candidate in candidates:
+        if not os.path.isfile(candidate):
+            continue
+        try:
+            maze = read_maze(candidate)
+        except (FormatError, OSError) as exc:
+            notes.append(f"maze file {candidate} not used: {exc}")
+            continue
+        missing = [n for n in key.nodes if n not in set(maze.nodes)]
+        missing += [t for t in key.treasures if t not in set(maze.treasures)]
+        if missing:
+            notes.append(f"maze file {candidate} not used: it has no {missing[0]}")
+            continue
+        return maze.with_steps(key.steps)
+    return None
+
+
+def load_instance(
+    path: str,
+    *,
+    encoding: str = "assignment",
+    maze_path: str | None = None,
+    strict: bool = False,
+    data: bytes | None = None,
+) -> Instance:
+    """Read one instance file (see the module docstring). Raises FormatError for bad input.
+
+    ``encoding`` applies to maze files; ``maze_path`` names the maze of a
+    maze CNF; ``strict`` makes the DIMACS reader strict; ``data``, when
+    given, is the file's content already read (e.g. stdin for ``-``).
+    """
+    if data is None:
+        data = read_bytes(path)
+    name = display_name(path)
+    absolute = None if path == "-" else os.path.abspath(path)
+    family = os.path.basename(os.path.dirname(absolute)) if absolute else ""
+    head = data[:65536].decode("utf-8", "replace")
+    if looks_like_maze(head):
+        maze = parse_maze(decode_text(data, name), name, strict=strict)
+        return maze_instance(maze, name, encoding=encoding, family=family, path=absolute)
+    tokens = _first_tokens(head)
+    dimacs = not tokens or tokens[0][0] in "cp%" or tokens[-1] == "0"
+    if dimacs:
+        formula = parse_dimacs(data, name, strict=strict)
+        key = _named_key(formula.names, name)
+    else:
+        formula = parse_dp_input(decode_text(data, name), name)
+        key = None
+    if key is None and formula.back_matter:
+        parsed = parse_key(formula.back_matter, name)
+        key = parsed if parsed.at else None
+    notes = [str(warning) for warning in formula.warnings]
+    instance = Instance(name, formula.clauses, formula.nvars, "cnf", family, absolute, notes=notes)
+    if key is not None:
+        instance.kind = "maze-cnf"
+        instance.key = key
+        candidates = _maze_candidates(absolute, formula.comments, maze_path)
+        instance.maze = _find_maze(key, candidates, instance.notes)
+        if instance.maze is None:
+            instance.notes.append("the maze of this CNF is unknown: paths decoded, not validated")
+    return instance

@@ -1,0 +1,128 @@
+"""The two standard pictures of a solver comparison, in one PNG: a cactus plot and a scatter.
+
+- Cactus (left): for each solver, its solve times sorted ascending; point k
+  says "k instances were solved within this time each". Further right is more
+  instances solved, lower is faster.
+- Scatter (right): one point per instance, MiniSat's time across, ours up;
+  the diagonals mark 1x, 10x and 100x. Runs that did not finish sit on the
+  timeout line.
+
+matplotlib is the optional ``plot`` extra: :func:`load_pyplot` raises
+:class:`PlotUnavailable` with the install command when it is missing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from crosscheck.report import REFERENCES
+from formats.streams import atomic_output
+
+_FLOOR = 1e-5  # seconds: log axes need a positive value
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib is not installed."""
+
+
+def load_pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, or :class:`PlotUnavailable`."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailable(
+            "--plot needs matplotlib: pip install 'dimacs-satkit[plot]'"
+        ) from None
+    return plt
+
+
+def _solved(run: dict[str, Any]) -> bool:
+    return run["status"] in ("SAT", "UNSAT")
+
+
+def cactus_series(records: Iterable[dict[str, Any]], solvers: Sequence[str]) -> dict[str, list]:
+    """Solver -> its solve times (solved runs only), sorted ascending."""
+    series: dict[str, list[float]] = {name: [] for name in solvers}
+    for record in records:
+        for name, run in record.get("runs", {}).items():
+            if name in series and _solved(run):
+                series[name].append(max(run["seconds"], _FLOOR))
+    return {name: sorted(times) for name, times in series.items()}
+
+
+def scatter_points(
+    records: Iterable[dict[str, Any]], ours: str, reference: str, cap: float
+) -> list[tuple[float, float, str]]:
+    """(reference time, our time, answer) per instance both ran; unfinished runs at ``cap``."""
+    points = []
+    for record in records:
+        runs = record.get("runs", {})
+        if ours not in runs or reference not in runs:
+            continue
+        mine, theirs = runs[ours], runs[reference]
+        x = max(theirs["seconds"], _FLOOR) if _solved(theirs) else cap
+        y = max(mine["seconds"], _FLOOR) if _solved(mine) else cap
+        points.append((x, y, record.get("answer") or "unknown"))
+    return points
+
+
+def write_plots(
+    records: Sequence[dict[str, Any]], path: str | os.PathLike[str], *, solvers: Sequence[str]
+) -> None:
+    """Write the cactus plot and the scatter (when ours and MiniSat both ran) to ``path`` (PNG)."""
+    plt = load_pyplot()
+    names = list(dict.fromkeys([*solvers, *(n for r in records for n in r.get("runs", {}))]))
+    reference = next((name for name in REFERENCES if name in names), None)
+    ours = next((name for name in names if name.startswith("dpll")), None)
+    timeout = max((float(r.get("timeout") or 0) for r in records), default=0.0) or 60.0
+    with_scatter = reference is not None and ours is not None
+    size = (13, 5.5) if with_scatter else (7, 5.5)
+    figure, axes = plt.subplots(1, 2 if with_scatter else 1, figsize=size)
+    cactus = axes[0] if with_scatter else axes
+    for name, times in cactus_series(records, names).items():
+        if times:
+            cactus.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=name)
+    cactus.set_yscale("log")
+    cactus.set_xlabel("instances solved")
+    cactus.set_ylabel("solve time per instance (s, log)")
+    cactus.set_title(f"cactus: {len(records)} instances, timeout {timeout:g} s")
+    cactus.grid(True, which="both", alpha=0.3)
+    cactus.legend(loc="upper left", fontsize="small")
+    if with_scatter:
+        assert ours is not None and reference is not None
+        points = scatter_points(records, ours, reference, timeout)
+        _scatter(axes[1], points, ours, reference, timeout)
+    figure.tight_layout()
+    with atomic_output(path, binary=True) as handle:
+        figure.savefig(handle, format="png", dpi=110)
+    plt.close(figure)
+
+
+def _scatter(axis: Any, points: list, ours: str, reference: str, cap: float) -> None:
+    colours = {"SAT": "tab:blue", "UNSAT": "tab:red", "unknown": "tab:gray"}
+    for answer, colour in colours.items():
+        xs = [x for x, _y, a in points if a == answer]
+        ys = [y for _x, y, a in points if a == answer]
+        if xs:
+            axis.scatter(xs, ys, s=12, c=colour, alpha=0.7, label=f"{answer} ({len(xs)})")
+    values = [v for x, y, _a in points for v in (x, y)] or [_FLOOR, cap]
+    low, high = min(values) / 2, max(max(values) * 2, cap)
+    for factor, style in ((1, "-"), (10, "--"), (100, ":")):
+        axis.plot([low, high], [low * factor, high * factor], "k" + style, lw=0.8,
+                  label="1x" if factor == 1 else f"{factor}x")  # fmt: skip
+    axis.axhline(cap, color="gray", lw=0.6)
+    axis.axvline(cap, color="gray", lw=0.6)
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    axis.set_xlim(low, high)
+    axis.set_ylim(low, high)
+    axis.set_xlabel(f"{reference} solve time (s, log)")
+    axis.set_ylabel(f"{ours} solve time (s, log)")
+    axis.set_title(f"{ours} against {reference}, per instance")
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(loc="upper left", fontsize="small")

@@ -1,0 +1,161 @@
+"""A pool of forked worker processes that survives its workers: a crash or a runaway task
+costs that task only.
+
+``concurrent.futures`` gives up on the whole pool when one worker dies and
+``multiprocessing.Pool`` hangs; batch cross-checking needs the opposite. Each
+worker runs in its own process group, so killing it also kills the solver
+processes it started. Tasks are indices: the workers are forks of the caller
+and already hold whatever the indices refer to; only results are pickled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+_POLL_SECONDS = 0.25
+
+
+def _worker_main(conn: Connection, work: Callable[[int], Any]) -> None:
+    """A worker's life: take an index, send back ``(index, "ok", result)`` or an error."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    while True:
+        try:
+            index = conn.recv()
+        except (EOFError, OSError):
+            return
+        if index is None:
+            return
+        try:
+            message = (index, "ok", work(index))
+        except Exception as exc:
+            message = (index, "error", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(message)
+        except (OSError, ValueError):
+            return
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    task: int | None = None
+    started: float = 0.0
+
+
+def _kill(worker: _Worker) -> None:
+    """Kill a worker and every process of its group (the solvers it started)."""
+    pid = worker.process.pid
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        worker.process.kill()
+    worker.process.join(5)
+    worker.conn.close()
+
+
+def _death(process: Any) -> str:
+    code = process.exitcode
+    if code is not None and code < 0:
+        try:
+            return f"the worker was killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"the worker was killed by signal {-code}"
+    return f"the worker exited with code {code}"
+
+
+def run_pool(
+    count: int,
+    work: Callable[[int], R],
+    lost: Callable[[int, str, str], R],
+    *,
+    jobs: int = 1,
+    watchdog: float | None = None,
+) -> Iterator[tuple[int, R]]:
+    """Run ``work(i)`` for i in 0..count-1 on ``jobs`` forked workers; yield ``(i, result)``
+    in the order they finish.
+
+    When a worker dies, raises, or runs one task longer than ``watchdog``
+    seconds, the result is ``lost(i, kind, reason)`` with kind ``crash`` or
+    ``timeout``, and a fresh worker takes its place. Closing the generator
+    (or an exception in the caller) kills every worker.
+    """
+    if count <= 0:
+        return
+    context = multiprocessing.get_context("fork")
+    pending = deque(range(count))
+    workers: list[_Worker] = []
+
+    def spawn() -> _Worker:
+        mine, theirs = context.Pipe()
+        process = context.Process(target=_worker_main, args=(theirs, work), daemon=True)
+        process.start()
+        theirs.close()
+        with contextlib.suppress(OSError):
+            os.setpgid(process.pid, process.pid)  # also here: no race with the child's own call
+        return _Worker(process, mine)
+
+    try:
+        workers.extend(spawn() for _ in range(max(1, min(jobs, count))))
+        while True:
+            for worker in workers:
+                if worker.task is None and pending:
+                    worker.task, worker.started = pending.popleft(), time.monotonic()
+                    worker.conn.send(worker.task)
+            busy = [worker for worker in workers if worker.task is not None]
+            if not busy:
+                return
+            waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+            wait(waitables, timeout=_POLL_SECONDS)
+            now = time.monotonic()
+            for position, worker in enumerate(workers):
+                task = worker.task
+                if task is None:
+                    continue
+                message = None
+                try:
+                    if worker.conn.poll():
+                        message = worker.conn.recv()
+                except (EOFError, OSError):
+                    message = None
+                if message is not None:
+                    worker.task = None
+                    index, kind, payload = message
+                    yield index, payload if kind == "ok" else lost(index, "crash", payload)
+                    continue
+                if not worker.process.is_alive():
+                    reason = _death(worker.process)
+                elif watchdog is not None and now - worker.started > watchdog:
+                    reason = f"the worker ran more than {watchdog:g} s on this instance"
+                else:
+                    continue
+                _kill(worker)
+                workers[position] = spawn()
+                kind = "timeout" if reason.endswith("on this instance") else "crash"
+                yield task, lost(task, kind, reason)
+    finally:
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                if worker.task is None:
+                    worker.conn.send(None)
+        deadline = time.monotonic() + 2
+        for worker in workers:
+            if worker.task is None:
+                worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.is_alive() or worker.task is not None:
+                _kill(worker)
+            else:
+                worker.conn.close()

@@ -1,0 +1,168 @@
+"""A cnfdd-style delta debugger: cut a failing CNF down while the failure still reproduces.
+
+Passes, as in Biere's cnfdd: remove clauses in blocks of half the formula,
+then a quarter, … down to single clauses; then remove single literals from
+each clause; repeat both while they make progress; finally renumber the
+variables that are left to 1..n. A candidate is kept only when cross-checking
+it (same solvers, same options) still shows one of the original failures —
+the same solver with the same outcome (``disagree``, ``invalid-model``, …).
+Timeouts are never failures, so shrinking does not drift towards them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crosscheck.check import FAILURES, CheckOptions, check_instance
+from crosscheck.instances import Instance
+
+Clauses = list[list[int]]
+
+
+@dataclass
+class ShrinkResult:
+    """The smallest failing formula found, how many checks it took, and the failures kept."""
+
+    clauses: Clauses
+    nvars: int
+    checks: int
+    original_clauses: int
+    failures: frozenset[tuple[str, str]]
+    record: dict[str, Any]
+
+
+def failure_signature(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
+    """The (solver, outcome) pairs of a record's failed runs."""
+    return frozenset(
+        (name, run["outcome"])
+        for name, run in record.get("runs", {}).items()
+        if run["outcome"] in FAILURES
+    )
+
+
+class _Budget(Exception):
+    """The check budget ran out: keep what has been shrunk so far."""
+
+
+def shrink_clauses(
+    clauses: Sequence[Sequence[int]],
+    fails: Callable[[Clauses], bool],
+    *,
+    max_checks: int = 5000,
+) -> tuple[Clauses, int]:
+    """Shrink ``clauses`` while ``fails`` holds (``fails(clauses)`` must hold at the start).
+
+    Returns the smallest failing clause list found and the number of calls
+    to ``fails``. Variables are not renumbered here (see :func:`renumber`).
+
+    >>> small, _ = shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs)
+    >>> small
+    [[3]]
+    """
+    current: Clauses = [list(clause) for clause in clauses]
+    checks = 0
+
+    def test(candidate: Clauses) -> bool:
+        nonlocal checks
+        if checks >= max_checks:
+            raise _Budget
+        checks += 1
+        return fails(candidate)
+
+    try:
+        changed = True
+        while changed:
+            before = (len(current), sum(map(len, current)))
+            current = _clause_pass(current, test)
+            current = _literal_pass(current, test)
+            changed = (len(current), sum(map(len, current))) != before
+    except _Budget:
+        pass
+    return current, checks
+
+
+def _clause_pass(clauses: Clauses, test: Callable[[Clauses], bool]) -> Clauses:
+    """Remove blocks of clauses: width n/2, n/4, …, 1."""
+    width = max(1, len(clauses) // 2)
+    while True:
+        start = 0
+        while start < len(clauses):
+            candidate = clauses[:start] + clauses[start + width :]
+            if test(candidate):
+                clauses = candidate  # the next block has moved to `start`
+            else:
+                start += width
+        if width == 1:
+            return clauses
+        width //= 2
+
+
+def _literal_pass(clauses: Clauses, test: Callable[[Clauses], bool]) -> Clauses:
+    """Remove single literals from each clause."""
+    for index in range(len(clauses)):
+        position = 0
+        while position < len(clauses[index]):
+            clause = clauses[index]
+            shorter = clause[:position] + clause[position + 1 :]
+            candidate = [*clauses[:index], shorter, *clauses[index + 1 :]]
+            if test(candidate):
+                clauses = candidate
+            else:
+                position += 1
+    return clauses
+
+
+def renumber(clauses: Clauses) -> tuple[Clauses, int]:
+    """The same clauses over variables 1..n, numbered in order of first occurrence.
+
+    >>> renumber([[7, -3], [3]])
+    ([[1, -2], [2]], 2)
+    """
+    mapping: dict[int, int] = {}
+    out = []
+    for clause in clauses:
+        row = []
+        for lit in clause:
+            var = mapping.setdefault(abs(lit), len(mapping) + 1)
+            row.append(var if lit > 0 else -var)
+        out.append(row)
+    return out, len(mapping)
+
+
+def shrink_instance(
+    instance: Instance, options: CheckOptions, *, max_checks: int = 5000
+) -> ShrinkResult | None:
+    """Shrink ``instance``'s clauses while a failure of the plain CNF reproduces.
+
+    The instance is checked as a plain CNF (a maze's path and search checks do
+    not survive clause removal). Returns None when the plain CNF shows no
+    failure at all.
+    """
+
+    def check(clauses: Clauses, nvars: int) -> dict[str, Any]:
+        plain = Instance(instance.name, clauses, nvars, "cnf", instance.family)
+        return check_instance(plain, options)
+
+    first = check(instance.clauses, instance.nvars)
+    target = failure_signature(first)
+    if not target:
+        return None
+    nvars = instance.nvars
+
+    def fails(clauses: Clauses) -> bool:
+        return bool(failure_signature(check(clauses, nvars)) & target)
+
+    clauses, checks = shrink_clauses(instance.clauses, fails, max_checks=max_checks)
+    renumbered, count = renumber(clauses)
+    checks += 1
+    record = check(renumbered, count)
+    if failure_signature(record) & target:
+        clauses, nvars = renumbered, count
+    else:
+        record = check(clauses, nvars)
+        checks += 1
+    return ShrinkResult(
+        clauses, nvars, checks, len(instance.clauses), failure_signature(record) & target, record
+    )

@@ -1,0 +1,96 @@
+"""Checks that share no code with any solver: models against the input clauses, DRUP proofs
+with dratify (an independent checker), decoded maze paths against the maze.
+
+A solver's SAT answer is only believed once :func:`model_problem` finds every
+input clause satisfied by a plain loop over the clauses as read from the file;
+our UNSAT answers are believed once dratify verifies their DRUP proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from formats.errors import FormatError
+from maze.decoder import path_from_valuation
+from maze.key import Key
+from maze.model import Maze
+from maze.validator import path_problems
+
+
+class CheckerMissing(RuntimeError):
+    """The proof checker (dratify, in the ``test`` extra) is not installed."""
+
+
+def model_problem(clauses: Sequence[Sequence[int]], model: Sequence[int] | None) -> str | None:
+    """Why ``model`` is not a model of ``clauses`` (None when it is).
+
+    A model is a list of literals; it must not hold a literal and its
+    negation, and every clause must contain one of its literals. Variables
+    the model leaves out satisfy nothing (partial models are allowed).
+
+    >>> model_problem([[1, 2], [-1]], [-1, 2]) is None
+    True
+    >>> model_problem([[1, 2], [-1]], [1, 2])
+    'clause 2 is false: -1 0'
+    """
+    if model is None:
+        return "the solver said SAT but gave no model"
+    true: set[int] = set()
+    for lit in model:
+        if -lit in true:
+            return f"the model holds both {lit} and {-lit}"
+        true.add(lit)
+    for number, clause in enumerate(clauses, start=1):
+        for lit in clause:
+            if lit in true:
+                break
+        else:
+            shown = " ".join(map(str, clause))
+            return f"clause {number} is false: {shown + ' 0' if shown else '0 (the empty clause)'}"
+    return None
+
+
+def load_checker() -> Any:
+    """Import dratify, or raise :class:`CheckerMissing` with the way to install it."""
+    try:
+        import dratify
+    except ImportError:
+        raise CheckerMissing(
+            "checking proofs needs dratify: pip install 'dimacs-satkit[test]'"
+        ) from None
+    return dratify
+
+
+def proof_problem(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> str | None:
+    """Why the DRUP ``proof`` (text lines) does not refute ``clauses`` (None when dratify
+    verifies it). Raises :class:`CheckerMissing` without dratify."""
+    dratify = load_checker()
+    from_dimacs = dratify.from_dimacs
+    cnf = dratify.CNF()
+    for clause in clauses:
+        cnf.add([from_dimacs(lit) for lit in clause])
+    text = "\n".join(proof) + "\n" if proof else ""
+    try:
+        result = dratify.check_proof(cnf, text)
+    except ValueError as exc:
+        return f"dratify cannot read the proof: {exc}"
+    if result.ok:
+        return None
+    where = f" (step {result.failed_step})" if result.failed_step >= 0 else ""
+    return f"dratify rejects the proof{where}: {result.reason}"
+
+
+def decode_path(model: Sequence[int], key: Key, name: str) -> tuple[list[str] | None, str | None]:
+    """The walk a model describes through ``key``'s At atoms, or (None, why not)."""
+    valuation = {abs(lit): lit > 0 for lit in model}
+    try:
+        return path_from_valuation(valuation, key, name), None
+    except FormatError as exc:
+        return None, exc.message
+
+
+def path_problem(maze: Maze, path: Sequence[str]) -> str | None:
+    """Why ``path`` is not a valid walk of the maze's K moves (None when it is)."""
+    problems = path_problems(maze, path)
+    return "; ".join(problems) if problems else None
