@@ -69,10 +69,21 @@ def parse_json_located(text: str) -> Any:
         located.line = _line_at(s, end - 1)
         return located, new_end
 
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[dict, int]:
+    def parse_object(
+        s_and_end: tuple[str, int], strict: bool, scan_once: Any, *hooks_and_memo: Any
+    ) -> tuple[dict, int]:
         s, end = s_and_end
-        value, new_end = json.decoder.JSONObject(s_and_end, *args)
-        located = _Dict(value)
+        memo = hooks_and_memo[2] if len(hooks_and_memo) > 2 else None
+        pairs, new_end = json.decoder.JSONObject(
+            s_and_end, strict, scan_once, None, lambda pairs: pairs, memo
+        )
+        located = _Dict()
+        for key, value in pairs:
+            if key in located:
+                raise json.JSONDecodeError(
+                    f"duplicate key {key!r}", s, _second_key(s, key, end - 1, new_end)
+                )
+            located[key] = value
         located.line = _line_at(s, end - 1)
         return located, new_end
 
@@ -88,6 +99,13 @@ def parse_json_located(text: str) -> Any:
     decoder.parse_array = parse_array  # type: ignore[attr-defined]
     decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     return decoder.decode(text)
+
+
+def _second_key(s: str, key: str, start: int, end: int) -> int:
+    """Where ``key`` is written for the second time in the object ``s[start:end]``."""
+    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
+    found = [match.start() for match in pattern.finditer(s, start, end)]
+    return found[1] if len(found) > 1 else start
 
 
 class JsonSourceMap:

@@ -212,6 +212,16 @@ def test_json_errors_name_the_line(old: str, new: str, message: str, where: str)
             "e.txt:2: hints must be a list of hint tables",
         ),
         ("[1, 2]", "json", "e.txt:1: a puzzle file must hold a table/object at the top"),
+        (
+            '{"categories": {\n "A": ["x"],\n "A": ["y"]}}',
+            "json",
+            "e.txt:3: invalid JSON: duplicate key 'A' (column 2)",
+        ),
+        (
+            '[categories]\nA = ["x"]\nA = ["y"]\n',
+            "toml",
+            "e.txt:3: invalid TOML: Cannot overwrite a value",  # tomli's column varies
+        ),
         ("{}", "json", "e.txt: no [categories] table (each category lists its values)"),
         (
             '{"categories": {}}',
@@ -250,7 +260,11 @@ def test_json_errors_name_the_line(old: str, new: str, message: str, where: str)
 def test_whole_file_errors(text: str, kind: str, expected: str) -> None:
     with pytest.raises(FormatError) as info:
         parse_puzzle(text, "e.txt", kind=kind)
-    assert str(info.value) == expected
+    message = str(info.value)
+    if "invalid TOML" in expected:  # the parser's wording ends with its own column count
+        assert message.startswith(expected)
+    else:
+        assert message == expected
 
 
 def test_inline_toml_tables_are_located() -> None:
