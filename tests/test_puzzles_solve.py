@@ -152,7 +152,10 @@ def test_seed_heuristics_split_counts() -> None:
     """Seed 003: random and two-clause both reach the unique model; two-clause splits far less.
 
     The seed-era algorithm (recursive DPLL, splits = calls including the root) gives medians
-    of about 730 (random) and 128 (two-clause) over 200 runs.
+    of about 730 (random) and 128 (two-clause) over 200 runs; dpll's classic engine gave
+    713 and 129 over seeds 0-199, and 693 and 127.5 over the 20 seeds used here. The bands
+    below are wide enough for any fair 20-run sample, narrow enough to catch a change in
+    what is counted (counting decisions alone gives about half).
     """
     splits: dict[str, list[int]] = {"random": [], "two-clause": []}
     for heuristic, counts in splits.items():
@@ -165,4 +168,6 @@ def test_seed_heuristics_split_counts() -> None:
     random_median = statistics.median(splits["random"])
     two_clause_median = statistics.median(splits["two-clause"])
     assert len(set(splits["random"])) > 1, "the seed must change the random run"
-    assert two_clause_median * 2 < random_median, splits
+    assert two_clause_median * 3 < random_median, splits
+    assert 350 <= random_median <= 1400, splits
+    assert 80 <= two_clause_median <= 220, splits
