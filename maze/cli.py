@@ -314,6 +314,10 @@ def solve_command(
     "--one-way", type=click.FloatRange(0, 1), default=0.0, show_default=True,
     help="Probability that an edge is one-way.",
 )  # fmt: skip
+@click.option(
+    "--planted", is_flag=True,
+    help="Put the treasures on a random walk of K moves, so the maze has a solution.",
+)  # fmt: skip
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @report_errors
 def generate_command(
@@ -323,11 +327,14 @@ def generate_command(
     seed: int,
     degree: float,
     one_way: float,
+    planted: bool,
     output: str,
 ) -> None:
     """Write a random maze in the front-end format (same seed, same maze)."""
     try:
-        maze = generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way)
+        maze = generate_maze(
+            nodes, treasures, steps, seed, degree=degree, one_way=one_way, planted=planted
+        )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     with atomic_output(output) as handle:

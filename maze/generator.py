@@ -11,9 +11,12 @@ of randomness). Construction:
    direction (which may leave nodes unreachable — a source of unsatisfiable
    mazes);
 4. each treasure is put at one random node other than START (a quarter of
-   them at a second node too).
+   them at a second node too) — or, with ``planted``, at a node that a random
+   walk of exactly K moves from START visits, so that this walk collects
+   every treasure and the maze is satisfiable.
 
-Nothing guarantees a walk exists: solve or search the maze to find out.
+Without ``planted`` nothing guarantees a walk exists: random treasures in a
+big sparse maze are usually too far apart for K moves.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def generate_maze(
     *,
     degree: float = 3.0,
     one_way: float = 0.0,
+    planted: bool = False,
 ) -> Maze:
     """A random maze (see the module docstring); ValueError for impossible arguments.
 
@@ -68,6 +72,8 @@ def generate_maze(
         raise ValueError("degree must be non-negative")
     if not 0.0 <= one_way <= 1.0:
         raise ValueError("one-way must be a probability between 0 and 1")
+    if planted and treasures and steps < 1:
+        raise ValueError("a planted walk needs at least 1 step to collect treasures")
     rng = random.Random(seed)
     names = node_names(nodes)
 
@@ -99,18 +105,41 @@ def generate_maze(
             exits[names[b]].append(a)
 
     chosen = treasure_names(treasures)
+    on_walk = _planted_walk(rng, exits, steps) if planted and treasures else []
     treasures_at: dict[str, list[str]] = {name: [] for name in names}
     for treasure in chosen:
         homes = rng.sample(range(1, nodes), min(2, nodes - 1)) if rng.random() < 0.25 else []
+        if on_walk:
+            homes = [rng.choice(on_walk), *homes[1:]]
         homes = homes or [rng.randrange(1, nodes)]
         for home in homes:
             treasures_at[names[home]].append(treasure)
 
+    suffix = ",planted" if planted else ""
     return Maze(
         nodes=names,
         treasures=chosen,
         steps=steps,
         treasures_at=treasures_at,
         exits={name: [names[i] for i in sorted(targets)] for name, targets in exits.items()},
-        name=f"generated(nodes={nodes},treasures={treasures},steps={steps},seed={seed})",
+        name=f"generated(nodes={nodes},treasures={treasures},steps={steps},seed={seed}{suffix})",
     )
+
+
+def _planted_walk(rng: random.Random, exits: dict[str, list[int]], steps: int) -> list[int]:
+    """The nodes (other than START) a random walk of exactly ``steps`` moves visits.
+
+    Dead ends (possible with one-way edges) make a walk fail; after 1,000
+    failed walks this is a ValueError.
+    """
+    targets = list(exits.values())  # node index -> exit indices (START is index 0)
+    for _ in range(1000):
+        here, visited = 0, []
+        for _step in range(steps):
+            if not targets[here]:
+                break
+            here = rng.choice(targets[here])
+            visited.append(here)
+        else:
+            return [node for node in visited if node != 0]
+    raise ValueError("no walk of that many moves from START exists to plant treasures on")

@@ -362,9 +362,18 @@ def test_generate_is_deterministic_and_readable(tmp_path):
     assert read_maze(out).warnings == []
 
 
+def test_generate_planted():
+    args = ("generate", "--nodes", "300", "--treasures", "8", "--steps", "25", "--planted")
+    result = run(*args, "--seed", "4")
+    assert result.exit_code == 0
+    solved = run("solve", "-", "--solver", "minisat22", stdin=result.stdout)
+    assert solved.exit_code == 10
+
+
 @pytest.mark.parametrize(
     "args",
     [
+        ("--nodes", "5", "--treasures", "1", "--steps", "0", "--planted"),
         ("--nodes", "0", "--treasures", "0", "--steps", "1"),
         ("--nodes", "1", "--treasures", "2", "--steps", "1"),
         ("--nodes", "5", "--treasures", "1", "--steps", "1", "--one-way", "2"),

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from maze.generator import generate_maze, treasure_names
 from maze.parser import parse_maze
+from maze.search import find_walk
+from maze.validator import path_problems
 from maze.writer import maze_text
 
 
@@ -95,3 +97,33 @@ def test_treasure_names_within_limit():
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):
         generate_maze(**kwargs)
+
+
+@given(
+    st.integers(2, 80),
+    st.integers(1, 8),
+    st.integers(1, 25),
+    st.integers(0, 10**9),
+    st.sampled_from([0.0, 0.3]),
+)
+@settings(max_examples=40, deadline=None)
+def test_planted_mazes_have_a_walk(nodes, treasures, steps, seed, one_way):
+    try:
+        maze = generate_maze(nodes, treasures, steps, seed, one_way=one_way, planted=True)
+    except ValueError as exc:  # one-way edges can leave no walk of that length at all
+        assert "no walk" in str(exc) and one_way > 0
+        return
+    walk = find_walk(maze)
+    assert walk is not None and path_problems(maze, walk) == []
+    assert maze.name.endswith(",planted)")
+
+
+def test_planted_needs_a_step():
+    with pytest.raises(ValueError, match="at least 1 step"):
+        generate_maze(5, 2, 0, seed=1, planted=True)
+    assert generate_maze(5, 0, 0, seed=1, planted=True).treasures == []
+
+
+def test_planted_without_any_walk():
+    with pytest.raises(ValueError, match="no walk"):
+        generate_maze(2, 1, 3, seed=0, one_way=1.0, planted=True)  # START -> N1 or N1 -> START only
