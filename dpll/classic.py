@@ -37,6 +37,8 @@ the pure-literal rule needs no lemma, and a refutation ends with ``0``.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dpll.classic_base import check_clause
@@ -103,15 +105,24 @@ class ClassicEngine:
 
     def add_clause(self, lits: list[int]) -> None:
         """Add a clause (between solves); the empty clause makes the formula UNSAT."""
-        check_clause(lits)
-        self._search.add_clause(lits)
+        self.add_clauses([lits])
 
-    def add_clauses(self, clauses: list[list[int]]) -> None:
-        """Add many clauses at once."""
-        add = self._search.add_clause
-        for lits in clauses:
-            check_clause(lits)
-            add(lits)
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        """Add many clauses at once (checked first: ValueError for a bad literal)."""
+        batch = clauses if isinstance(clauses, list) else list(clauses)
+        for lits in batch:
+            for lit in lits:
+                if lit.__class__ is not int or not lit:
+                    raise ValueError(f"literals must be non-zero integers, got {lit!r}")
+        # Millions of small lists: the cyclic collector would rescan them over and
+        # over while they are made (3x slower); none of them can form a cycle.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._search.add_clauses(batch)
+        finally:
+            if paused:
+                gc.enable()
 
     def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
         """True (SAT), False (UNSAT under the assumptions) or None (a limit stopped it).

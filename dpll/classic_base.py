@@ -46,7 +46,9 @@ list of codes) for a unit-propagated literal, or, for a literal implied by a
 binary clause, the code (an int >= 2) of that clause's false literal."""
 
 POLL_DECISIONS = 1024
-"""Limits are polled at every conflict and every this many decisions."""
+"""Limits are polled at every conflict and every this many decisions ..."""
+POLL_PROPAGATIONS = 8192
+"""... and every this many propagated literals, so a conflict-free run stops too."""
 
 
 def code_of(lit: int) -> int:

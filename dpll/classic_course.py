@@ -31,12 +31,13 @@ calls: the root, then one per branch tried.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
 from dpll.classic_base import (
     FLIPPED,
-    POLL_DECISIONS,
+    POLL_PROPAGATIONS,
     PURE,
     SearchBase,
     Stopped,
@@ -46,6 +47,9 @@ from dpll.classic_base import (
 
 if TYPE_CHECKING:
     from dpll.engine import Limits, ProofSink
+
+EMPTY: tuple[()] = ()
+"""Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
 
 
 class CourseSearch(SearchBase):
@@ -73,28 +77,40 @@ class CourseSearch(SearchBase):
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
-        """Make variables 1..nvars known."""
+        """Make variables 1..nvars known (their lists are made when a clause uses them)."""
         if nvars <= self.nvars:
             return
         grow = nvars - self.nvars
         self.val.extend([0] * (2 * grow))
         self.reason.extend([None] * grow)
         self.flipmask.extend([0] * grow)
-        self.occ.extend([] for _ in range(2 * grow))
+        self.occ.extend([EMPTY] * (2 * grow))
         self.nvars = nvars
 
-    def add_clause(self, lits: list[int]) -> None:
-        """Add a clause (DIMACS literals, already checked)."""
-        codes = list(dict.fromkeys(code_of(lit) for lit in lits))
-        if not codes:
-            self.ok = False
-            return
-        self.ensure_vars(max(c >> 1 for c in codes))
-        index = len(self.clauses)
-        self.clauses.append(codes)
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        """Add clauses (DIMACS literals, already checked), repeated literals dropped."""
+        store = self.clauses
         occ = self.occ
-        for c in codes:
-            occ[c].append(index)
+        for lits in clauses:
+            codes = [(lit << 1) if lit > 0 else ((-lit) << 1) | 1 for lit in lits]
+            size = len(codes)
+            if size > 1 and len(set(codes)) < size:
+                codes = list(dict.fromkeys(codes))
+            elif size == 0:
+                self.ok = False
+                continue
+            top = max(codes) >> 1
+            if top > self.nvars:
+                self.ensure_vars(top)
+                occ = self.occ
+            index = len(store)
+            store.append(codes)
+            for lit in codes:
+                o = occ[lit]
+                if o is EMPTY:
+                    occ[lit] = [index]
+                else:
+                    o.append(index)
 
     # -- the search ---------------------------------------------------------------
     def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
@@ -113,9 +129,18 @@ class CourseSearch(SearchBase):
         except Stopped:
             return None
         finally:
-            self._undo_to(0)
-            del self.trail_lim[:]
-            del self.cursor_lim[:]
+            self._clear()
+
+    def _clear(self) -> None:
+        """Unassign everything; the counters are rebuilt by the next `_reset`."""
+        val = self.val
+        for lit in self.trail:
+            val[lit] = 0
+            val[lit ^ 1] = 0
+        self.trail.clear()
+        self.trail_lim.clear()
+        self.cursor_lim.clear()
+        self.decisions.clear()
 
     def _reset(self) -> None:
         """Counters for a fresh root: nothing assigned, every clause unsatisfied."""
@@ -148,6 +173,10 @@ class CourseSearch(SearchBase):
             abit.setdefault(a >> 1, 1 << i)
         since_poll = 0
         while True:
+            since_poll += 1
+            if since_poll >= POLL_PROPAGATIONS:
+                since_poll = 0
+                self.poll()
             if self.empty:
                 stats["conflicts"] += 1
                 self.poll()
@@ -200,10 +229,6 @@ class CourseSearch(SearchBase):
             while val[2 * v] or not (cnt[2 * v] or cnt[2 * v + 1]):
                 v += 1
             self.cursor = v
-            since_poll += 1
-            if since_poll >= POLL_DECISIONS:
-                since_poll = 0
-                self.poll()
             stats["decisions"] += 1
             stats["splits"] += 1
             self._new_level(2 * v)

@@ -24,19 +24,23 @@ bound once at construction.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dpll.classic_base import (
     FLIPPED,
     POLL_DECISIONS,
+    POLL_PROPAGATIONS,
     PURE,
     SearchBase,
     Stopped,
     code_of,
     core_from_mask,
-    lit_of,
 )
 from dpll.heuristics import make_picker
+
+EMPTY: tuple[()] = ()
+"""Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
 
 if TYPE_CHECKING:
     from dpll.engine import Limits, ProofSink
@@ -80,7 +84,7 @@ class WatchSearch(SearchBase):
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
-        """Make variables 1..nvars known."""
+        """Make variables 1..nvars known (their lists are made when a clause uses them)."""
         if nvars <= self.nvars:
             return
         grow = nvars - self.nvars
@@ -88,36 +92,67 @@ class WatchSearch(SearchBase):
         self.cnt.extend([0] * (2 * grow))
         self.reason.extend([None] * grow)
         self.flipmask.extend([0] * grow)
-        self.watches.extend([] for _ in range(2 * grow))
-        self.bin_watches.extend([] for _ in range(2 * grow))
-        self.occ.extend([] for _ in range(2 * grow))
+        self.watches.extend([EMPTY] * (2 * grow))
+        self.bin_watches.extend([EMPTY] * (2 * grow))
+        self.occ.extend([EMPTY] * (2 * grow))
         self.nvars = nvars
 
-    def add_clause(self, lits: list[int]) -> None:
-        """Add a clause (DIMACS literals, already checked); duplicates and tautologies handled."""
-        codes = list(dict.fromkeys(code_of(lit) for lit in lits))
-        top = max((c >> 1 for c in codes), default=0)
-        self.ensure_vars(top)
-        if any((c ^ 1) in codes for c in codes):
-            return  # a tautology constrains nothing
-        if not codes:
-            self.ok = False
-            return
-        self.static_order = None
-        if len(codes) == 1:
-            self.units.append(codes[0])
-            return
-        index = len(self.clauses)
-        self.clauses.append(codes)
-        if len(codes) == 2:
-            self.bin_watches[codes[0]].append(codes[1])
-            self.bin_watches[codes[1]].append(codes[0])
-        else:
-            self.watches[codes[0]].append(codes)
-            self.watches[codes[1]].append(codes)
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        """Add clauses (DIMACS literals, already checked).
+
+        Repeated literals are dropped, tautologies ignored, unit clauses kept
+        aside (asserted at the root of every solve), binary clauses go to
+        ``bin_watches``, longer ones watch their first two literals.
+        """
+        store = self.clauses
         occ = self.occ
-        for c in codes:
-            occ[c].append(index)
+        watches = self.watches
+        bin_watches = self.bin_watches
+        self.static_order = None
+        for lits in clauses:
+            codes = [(lit << 1) if lit > 0 else ((-lit) << 1) | 1 for lit in lits]
+            size = len(codes)
+            if size > 1 and len(set(codes)) < size:
+                codes = list(dict.fromkeys(codes))
+                size = len(codes)
+            if size == 0:
+                self.ok = False
+                continue
+            top = max(codes) >> 1
+            if top > self.nvars:
+                self.ensure_vars(top)
+                occ = self.occ
+                watches = self.watches
+                bin_watches = self.bin_watches
+            if size == 1:
+                self.units.append(codes[0])
+                continue
+            if size == 2:
+                a, b = codes
+                if a ^ b == 1:
+                    continue  # x or -x: a tautology constrains nothing
+                for lit, other in ((a, b), (b, a)):
+                    ws = bin_watches[lit]
+                    if ws is EMPTY:
+                        bin_watches[lit] = [other]
+                    else:
+                        ws.append(other)
+            else:
+                if len({c >> 1 for c in codes}) < size:
+                    continue  # holds some x and -x
+                for lit in codes:
+                    if watches[lit] is EMPTY:
+                        watches[lit] = []
+                watches[codes[0]].append(codes)
+                watches[codes[1]].append(codes)
+            index = len(store)
+            store.append(codes)
+            for lit in codes:
+                o = occ[lit]
+                if o is EMPTY:
+                    occ[lit] = [index]
+                else:
+                    o.append(index)
 
     # -- the search ---------------------------------------------------------------
     def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
@@ -136,16 +171,18 @@ class WatchSearch(SearchBase):
         except Stopped:
             return None
         finally:
-            self._cancel_until(0)
-            self._cancel_root()
+            self._clear()
 
     def _reset(self) -> None:
         """Fresh counts for a new solve call (nothing is assigned between calls)."""
         self.sat = [0] * len(self.clauses)
         self.sat_stack = []
         self.sat_lim = []
-        self.cnt = [len(o) for o in self.occ]
-        self.pure_queue = []
+        cnt = self.cnt = [len(o) for o in self.occ]
+        # the literals pure from the start; later ones are queued as counts drop
+        self.pure_queue = [
+            lit ^ 1 for lit in range(2, len(cnt)) if not cnt[lit] and cnt[lit ^ 1]
+        ]
         self.decisions = []
         self.cursor = 0
         self.cursor_lim = []
@@ -307,8 +344,14 @@ class WatchSearch(SearchBase):
         queue = self.pure_queue
         qhead = self.qhead
         start = qhead
+        poll_at = qhead + POLL_PROPAGATIONS
         try:
             while qhead < len(trail):
+                if qhead >= poll_at:
+                    self.stats["propagations"] += qhead - start
+                    start = qhead
+                    poll_at = qhead + POLL_PROPAGATIONS
+                    self.poll()
                 p = trail[qhead]
                 qhead += 1
                 for ci in occ[p]:
@@ -332,6 +375,8 @@ class WatchSearch(SearchBase):
                     trail.append(other)
                     reason[other >> 1] = false_lit
                 ws = watches[false_lit]
+                if not ws:
+                    continue
                 i = j = 0
                 n = len(ws)
                 while i < n:
@@ -382,9 +427,16 @@ class WatchSearch(SearchBase):
         del self.cursor_lim[level:]
         self.pure_queue.clear()
 
-    def _cancel_root(self) -> None:
-        """Unassign the root level too, so that the next call starts clean."""
-        self._undo_to(0, 0)
+    def _clear(self) -> None:
+        """Unassign everything; counts and satisfied marks are rebuilt by the next `_reset`."""
+        val = self.val
+        for lit in self.trail:
+            val[lit] = 0
+            val[lit ^ 1] = 0
+        self.trail.clear()
+        self.qhead = 0
+        for stack in (self.trail_lim, self.sat_lim, self.cursor_lim, self.decisions):
+            stack.clear()
         self.pure_queue.clear()
 
     def _undo_to(self, lim: int, mark: int) -> None:
@@ -444,5 +496,3 @@ class WatchSearch(SearchBase):
         """The core of the last False answer (a subset of its assumptions)."""
         return list(self.core_lits)
 
-
-__all__ = ["WatchSearch", "lit_of"]

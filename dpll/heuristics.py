@@ -110,9 +110,11 @@ def jw_order(s: Any) -> list[int]:
             score[lit] += w
     for lit in s.units:
         score[lit] += 0.5
+    both = [a + b for a, b in zip(score[::2], score[1::2], strict=True)]
     rng = s.rng
     tie = [rng.random() for _ in range(n + 1)]
-    order = sorted(range(1, n + 1), key=lambda v: (-(score[2 * v] + score[2 * v + 1]), tie[v]))
+    order = sorted(range(1, n + 1), key=tie.__getitem__)
+    order.sort(key=both.__getitem__, reverse=True)  # stable: ties keep the random order
     return [v << 1 if score[v << 1] >= score[(v << 1) | 1] else (v << 1) | 1 for v in order]
 
 
