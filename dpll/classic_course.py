@@ -199,9 +199,7 @@ class CourseSearch(SearchBase):
             placing = level < nassume  # assumptions first; no pure literal before them
             if not placing:
                 if self.nunsat == 0:
-                    self.model_lits = [
-                        -v if val[2 * v] == -1 else v for v in range(1, nvars + 1)
-                    ]
+                    self.model_lits = [-v if val[2 * v] == -1 else v for v in range(1, nvars + 1)]
                     return True
                 lit = self._pure_literal()
                 if lit:

@@ -180,9 +180,7 @@ class WatchSearch(SearchBase):
         self.sat_lim = []
         cnt = self.cnt = [len(o) for o in self.occ]
         # the literals pure from the start; later ones are queued as counts drop
-        self.pure_queue = [
-            lit ^ 1 for lit in range(2, len(cnt)) if not cnt[lit] and cnt[lit ^ 1]
-        ]
+        self.pure_queue = [lit ^ 1 for lit in range(2, len(cnt)) if not cnt[lit] and cnt[lit ^ 1]]
         self.decisions = []
         self.cursor = 0
         self.cursor_lim = []
@@ -250,9 +248,7 @@ class WatchSearch(SearchBase):
             if pure_queue:
                 self._assign_pure_literals()
             if len(self.sat_stack) == len(self.clauses):
-                self.model_lits = [
-                    -v if val[2 * v] == -1 else v for v in range(1, self.nvars + 1)
-                ]
+                self.model_lits = [-v if val[2 * v] == -1 else v for v in range(1, self.nvars + 1)]
                 return True
             lit = pick()
             since_poll += 1
@@ -495,4 +491,3 @@ class WatchSearch(SearchBase):
     def core(self) -> list[int]:
         """The core of the last False answer (a subset of its assumptions)."""
         return list(self.core_lits)
-

@@ -65,9 +65,7 @@ def pick_random(s: Any) -> int:
         if not val[code] and (cnt[code] or cnt[code | 1]):
             return code | rng.getrandbits(1)
     candidates = [
-        v
-        for v in range(1, n + 1)
-        if not val[v << 1] and (cnt[v << 1] or cnt[(v << 1) | 1])
+        v for v in range(1, n + 1) if not val[v << 1] and (cnt[v << 1] or cnt[(v << 1) | 1])
     ]
     return (rng.choice(candidates) << 1) | rng.getrandbits(1)
 
@@ -143,4 +141,3 @@ def pick_dlis(s: Any) -> int:
     """The unassigned literal in the most unsatisfied clauses (smallest code on ties)."""
     scores = list(map(mul, s.cnt, map(not_, s.val)))
     return scores.index(max(scores))
-
