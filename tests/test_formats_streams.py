@@ -11,7 +11,7 @@ import stat
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from formats import FormatError
@@ -134,6 +134,8 @@ def test_blocks_are_whole_lines_with_their_line_numbers(
 ):
     data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
     raw = (b"\xef\xbb\xbf" if bom else b"") + data
+    # plain data that starts with a compression magic ("BZh…") is read as compressed
+    assume(kind != "plain" or compression_of(raw[:6]) is None)
     packed = raw if kind == "plain" else COMPRESSORS[kind](raw)
     path = tmp_path_factory.mktemp("blocks") / "f"
     path.write_bytes(packed)
