@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
+from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import print_warnings, report_errors
 from formats.dimacs import read_dimacs
 from formats.results import SolverResult, competition_text
@@ -242,4 +243,70 @@ def solve(
     sys.exit(EXIT_UNSAT)
 
 
-commands: list[click.Command] = [solve]
+# ---------------------------------------------------------------- satkit dp
+
+
+@click.command("dp")
+@click.argument("input_path", metavar="IN")
+@click.option(
+    "-o",
+    "--output",
+    "output_path",
+    metavar="OUT",
+    default="-",
+    show_default=True,
+    help="Where the DP output goes ('-' = stdout); written atomically, never over IN.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="classic",
+    show_default=True,
+    help="classic: textbook DPLL (the course's procedure); cdcl: clause learning.",
+)
+@click.option(
+    "--heuristic",
+    type=click.Choice([*CDCL_HEURISTICS, *CLASSIC_HEURISTICS]),
+    default=None,
+    help="Branching heuristic. classic: course (default: the course's order, which "
+    "reproduces its reference outputs), random, two-clause, jw, dlis; cdcl: vsids.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@report_errors
+def dp(
+    input_path: str,
+    output_path: str,
+    mode: str,
+    heuristic: str | None,
+    seed: int,
+    quiet: bool,
+) -> None:
+    """The assignment's Davis-Putnam program: DP input IN in, DP output out.
+
+    IN holds one clause per line (signed atom numbers), a line '0', then back
+    matter. The output lists every atom 1..max as 'n T' or 'n F', a line '0'
+    and the back matter verbatim; when the clauses are unsatisfiable, just '0'
+    and the back matter. IN may be '-' (stdin) or compressed.
+
+    Exit status: 0 when the output is written (satisfiable or not), 1 bad
+    input, 2 usage error.
+    """
+    if heuristic is not None:
+        allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS
+        if heuristic not in allowed:
+            raise click.UsageError(
+                f"--heuristic {heuristic} is not a {mode} heuristic "
+                f"(choose from {', '.join(allowed)})"
+            )
+    formula = read_dp_input(input_path)
+    print_warnings(formula.warnings, quiet=quiet)
+    with Solver(mode=mode, heuristic=heuristic, seed=seed) as solver:
+        solver.append_formula(formula)
+        valuation = (
+            {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
+        )
+    write_dp_output(valuation, formula.back_matter or "", output_path, inputs=[input_path])
+
+
+commands: list[click.Command] = [solve, dp]

@@ -1,0 +1,215 @@
+"""`satkit dp`: the assignment's Davis–Putnam program, end to end on real files."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dpll.cli import dp
+from formats.assignment import parse_dp_output, read_dp_input
+
+ROHAN = "RohanK6__DavisPutnam-Algorithm/@d602db6/src"
+MAZE_CLAUSES = "jkolib__DPLL/fe_out.txt"
+
+
+def run(args, stdin: bytes | None = None):
+    result = CliRunner().invoke(dp, [str(a) for a in args], input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback would have reached the user
+    return result
+
+
+def satisfies(valuation: dict[int, bool], clauses: list[list[int]]) -> bool:
+    return all(any(valuation[abs(lit)] == (lit > 0) for lit in clause) for clause in clauses)
+
+
+def test_reproduces_a_committed_output_byte_for_byte(compat: Path) -> None:
+    result = run([compat / ROHAN / "FrontEnd" / "output.txt"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout_bytes == (compat / ROHAN / "DavisPutnam" / "output.txt").read_bytes()
+    assert result.stderr == ""
+
+
+def test_the_assignment_example(compat: Path, tmp_path: Path) -> None:
+    out = tmp_path / "dp_out.txt"
+    source = compat / "mpgarate__Artificial-Intelligence" / "test" / "dp_trivial.txt"
+    result = run([source, "-o", out])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    expected = compat / "mpgarate__Artificial-Intelligence" / "test" / "dp_trivial_out.txt"
+    assert out.read_bytes() == expected.read_bytes()
+    assert out.read_text().startswith("1 T\n2 F\n3 F\n0\n")
+
+
+def test_unsatisfiable_input_gives_zero_then_back_matter(compat: Path) -> None:
+    result = run([compat / "Nick-Stewart7__Davis-Putnam-Solver" / "input3.txt"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "0\nThis input does not have a satisfying assignment"
+
+
+def test_s2ang_buggy_maze_clauses_are_unsatisfiable(compat: Path) -> None:
+    source = compat / "S2ang__SAT-solver" / "FrontEndOutput.txt"
+    result = run([source])
+    assert result.exit_code == 0, result.stderr
+    parsed = parse_dp_output(result.stdout, "<stdout>")
+    assert parsed.valuation is None
+    assert parsed.back_matter == read_dp_input(source).back_matter
+    assert len(parsed.back_matter.splitlines()) == 78
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--heuristic", "jw"],
+        ["--heuristic", "two-clause", "--seed", "7"],
+        ["--heuristic", "dlis"],
+        ["--heuristic", "random", "--seed", "3"],
+        ["--mode", "cdcl"],
+        ["--mode", "cdcl", "--heuristic", "vsids", "--seed", "2"],
+    ],
+)
+def test_every_mode_and_heuristic_writes_a_model(compat: Path, options: list[str]) -> None:
+    source = compat / MAZE_CLAUSES
+    formula = read_dp_input(source)
+    result = run([source, *options])
+    assert result.exit_code == 0, result.stderr
+    parsed = parse_dp_output(result.stdout, "<stdout>")
+    assert parsed.valuation is not None
+    assert sorted(parsed.valuation) == list(range(1, formula.nvars + 1))
+    assert satisfies(parsed.valuation, formula.clauses)
+    assert parsed.back_matter == formula.back_matter
+
+
+def test_the_same_seed_gives_the_same_output(compat: Path) -> None:
+    source = compat / MAZE_CLAUSES
+    first = run([source, "--heuristic", "random", "--seed", "11"]).stdout
+    assert run([source, "--heuristic", "random", "--seed", "11"]).stdout == first
+
+
+def test_stdin_and_compressed_input(tmp_path: Path) -> None:
+    text = b"1 2 3\n-2 3\n-3\n0\nback matter\n"
+    result = run(["-"], stdin=text)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "1 T\n2 F\n3 F\n0\nback matter\n"
+    packed = tmp_path / "in.txt.gz"
+    packed.write_bytes(gzip.compress(text))
+    assert run([packed]).stdout == result.stdout
+
+
+def test_atoms_missing_from_the_clauses_are_listed_too(compat: Path) -> None:
+    # input2 uses atoms 1-4 and 12: the output lists 1..12
+    result = run([compat / "Nick-Stewart7__Davis-Putnam-Solver" / "input2.txt"])
+    parsed = parse_dp_output(result.stdout, "<stdout>")
+    assert sorted(parsed.valuation) == list(range(1, 13))
+    assert all(parsed.valuation[atom] for atom in range(5, 12))  # unbound: TRUE
+
+
+def test_no_clauses_at_all(tmp_path: Path) -> None:
+    source = tmp_path / "empty.txt"
+    source.write_text("0\nnothing to do\n")
+    result = run([source])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "0\nnothing to do\n"
+
+
+def test_warnings_go_to_stderr_unless_quiet(tmp_path: Path) -> None:
+    source = tmp_path / "blank.txt"
+    source.write_text("1 2\n\n-1\n0\n")
+    result = run([source])
+    assert result.exit_code == 0
+    assert result.stdout == "1 F\n2 T\n0\n"
+    assert result.stderr.startswith(f"warning: {source}:2: ")
+    quiet = run([source, "--quiet"])
+    assert quiet.stdout == result.stdout and quiet.stderr == ""
+
+
+def test_bad_input_is_one_error_line(compat: Path, tmp_path: Path) -> None:
+    letters = compat / "RohanK6__DavisPutnam-Algorithm/@e0a6306/src/DavisPutnam/input.txt"
+    out = tmp_path / "out.txt"
+    result = run([letters, "-o", out])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {letters}:1: ")
+    assert result.stderr.count("\n") == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("1 2\n-1\n", "no line '0'"),
+        ("1 x\n0\n", "expected a signed atom number"),
+        ("1 0 2\n0\n", "0 inside a clause line"),
+    ],
+)
+def test_malformed_dp_input(tmp_path: Path, content: str, message: str) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text(content)
+    result = run([source])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {source}:")
+    assert message in result.stderr
+
+
+def test_missing_input_file(tmp_path: Path) -> None:
+    result = run([tmp_path / "nope.txt"])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {tmp_path / 'nope.txt'}: no such file\n"
+
+
+def test_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("1\n0\nkey\n")
+    result = run([source, "-o", source])
+    assert result.exit_code == 1
+    assert "refusing to overwrite the input file" in result.stderr
+    assert source.read_text() == "1\n0\nkey\n"
+
+
+def test_output_folder_must_exist(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("1\n0\n")
+    result = run([source, "-o", tmp_path / "no" / "out.txt"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ")
+    assert os.listdir(tmp_path) == ["in.txt"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--heuristic", "vsids"],  # a cdcl heuristic with the default classic mode
+        ["--mode", "cdcl", "--heuristic", "course"],
+        ["--heuristic", "nope"],
+        ["--mode", "quantum"],
+        ["--seed", "x"],
+    ],
+)
+def test_usage_errors(tmp_path: Path, options: list[str]) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("1\n0\n")
+    result = run([source, *options])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+def test_the_real_command_line(compat: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    source = compat / ROHAN / "FrontEnd" / "output.txt"
+    completed = subprocess.run(
+        [sys.executable, "-m", "satkit", "dp", str(source), "-o", str(out)],
+        capture_output=True,
+        check=False,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == b"" and completed.stderr == b""
+    assert out.read_bytes() == (compat / ROHAN / "DavisPutnam" / "output.txt").read_bytes()
+    assert os.listdir(tmp_path) == ["out.txt"]  # no temporary file left behind
