@@ -510,3 +510,33 @@ def test_block_size_setting_is_honoured_by_both_readers(tmp_path):
         starts.clear()
         assert read_dimacs(path).clauses == [[1, -2], [2, 3], [-3]]
         assert starts == [1, 2, 3, 4, 5]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 10**7).flatmap(
+        lambda declared: st.tuples(
+            st.just(declared),
+            st.lists(
+                st.integers(max(1, declared - 3), declared + 2).flatmap(
+                    lambda v: st.sampled_from([v, -v])
+                )
+                | st.integers(1, declared),
+                min_size=1,
+                max_size=150,
+            ),
+        )
+    )
+)
+def test_literals_near_the_declared_count(case):
+    """Strict rejects exactly the files with a literal above the header, whichever shortcut
+    (few or many literals as long as the count) the reader takes."""
+    declared, literals = case
+    text = f"p cnf {declared} 1\n" + " ".join(map(str, literals)) + " 0\n"
+    high = max(map(abs, literals))
+    assert parse_dimacs(text).nvars == max(declared, high)
+    if high > declared:
+        with pytest.raises(FormatError, match="exceeds the declared"):
+            parse_dimacs(text, strict=True)
+    else:
+        assert parse_dimacs(text, strict=True).clauses == [literals]
