@@ -146,6 +146,35 @@ def test_model_counts_by_blocking_clauses_match_brute_force() -> None:
         assert count == brute, heuristic
 
 
+# ------------------------------------------------------------------ SATLIB families
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", ["uf20", "uf50", "uuf50", "flat30"])
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_satlib_families(satlib: Path, family: str, heuristic: str) -> None:
+    """Every file (every 4th for the slow course/random on 50 variables), right status.
+
+    Each model is checked clause by clause; each refutation's proof with dratify.
+    """
+    from formats.dimacs import read_dimacs
+
+    files = sorted((satlib / family).glob("*.cnf"))
+    assert len(files) >= 100
+    if heuristic in ("course", "random") and family in ("uf50", "uuf50"):
+        files = files[::4]
+    expected = not family.startswith("uuf")
+    for path in files:
+        formula = read_dimacs(path)
+        proof = ProofLog()
+        engine = ClassicEngine(formula.nvars, formula.clauses, heuristic=heuristic, proof=proof)
+        assert solve(engine) is expected, path.name
+        if expected:
+            assert satisfies(engine.model(), formula.clauses), path.name
+        else:
+            assert proof_verifies(formula.nvars, formula.clauses, proof), path.name
+
+
 # ------------------------------------------------------------------ edge cases
 
 
