@@ -125,16 +125,17 @@ def read_dp_input(path: str | os.PathLike[str]) -> Formula:
     return parse_dp_input(read_text(path), display_name(path))
 
 
-def dp_input_text(formula: Formula) -> str:
+def dp_input_text(formula: Formula, source: str = "<formula>") -> str:
     """The DP input text of ``formula``: clause lines, ``0``, the back matter verbatim.
 
-    Raises FormatError if a clause is empty (the format cannot express it).
+    Raises FormatError (naming ``source``, where the formula came from) if a
+    clause is empty: the format cannot express it.
     """
     out = []
     for index, clause in enumerate(formula.clauses, start=1):
         if not clause:
             raise FormatError(
-                "<output>",
+                source,
                 None,
                 f"clause {index} is empty: the assignment's DP format cannot express an empty "
                 "clause (the formula is unsatisfiable as it stands)",
@@ -149,9 +150,10 @@ def write_dp_input(
     path: str | os.PathLike[str],
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
+    source: str = "<formula>",
 ) -> None:
     """Write ``formula`` in the DP input format to ``path`` (``-`` = stdout), atomically."""
-    text = dp_input_text(formula)
+    text = dp_input_text(formula, source)
     with atomic_output(path, inputs=tuple(inputs)) as handle:
         handle.write(text)
 

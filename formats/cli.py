@@ -15,6 +15,7 @@ from formats.detect import FORMATS, read_formula
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError, FormatWarning
 from formats.statistics import formula_stats
+from formats.streams import display_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -103,7 +104,7 @@ def convert(
     if target == "dimacs":
         write_dimacs(formula, output, inputs=[input_path])
     else:
-        write_dp_input(formula, output, inputs=[input_path])
+        write_dp_input(formula, output, inputs=[input_path], source=display_name(input_path))
 
 
 @click.command()

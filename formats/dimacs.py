@@ -36,6 +36,9 @@ from formats.streams import atomic_output, display_name, iter_byte_blocks
 BLOCK_SIZE = 1 << 20
 """Bytes per parsing block (cut at a line end)."""
 
+MAX_VARIABLES = 2**31 - 1
+"""The largest variable count a header may declare (the int32 range every solver uses)."""
+
 NAME_PREFIX = "var "
 BACK_MATTER_PREFIX = "back-matter "
 
@@ -321,10 +324,10 @@ class _Reader:
                 piece = json.loads(text[len(BACK_MATTER_PREFIX) :])
             except ValueError:
                 piece = None
-            if not isinstance(piece, str):
-                raise self.error(line, "back-matter comment is not a JSON string")
-            self.back_matter.append(piece)
-            return
+            if isinstance(piece, str):
+                self.back_matter.append(piece)
+                return
+            # someone else's "c back-matter …" comment: an ordinary comment
         self.formula.comments.append(text)
 
     def header(self, text: str, line: int) -> None:
@@ -338,6 +341,8 @@ class _Reader:
             raise self.error(line, f"a second 'p cnf' header (the first is on line {first})")
         if self.first_clause_line:
             self.complain(line, "'p cnf' header after the first clause")
+        if int(match.group(1)) > MAX_VARIABLES:
+            raise self.error(line, f"header declares more than {MAX_VARIABLES} variables")
         self.declared_vars = int(match.group(1))
         self.declared_clauses = int(match.group(2))
         self.header_line = line

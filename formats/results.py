@@ -98,7 +98,9 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
                     raise FormatError(name, number, "0 before the end of the value lines")
                 values.pop()
                 closed = True
-            model = (model or []) + values
+            if model is None:
+                model = []
+            model.extend(values)
             last_v = number
         else:
             shown = line if len(line) <= 40 else line[:40] + "…"

@@ -20,7 +20,9 @@ STDIO = "-"
 
 # Magic bytes -> (format name, decompressor factory).
 _GZIP_MAGIC = b"\x1f\x8b"
-_BZ2_MAGIC = b"BZh"
+_BZ2_MAGIC = b"BZh"  # then the block size digit and a block (or end-of-stream) magic
+_BZ2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
+_BZ2_END = b"\x17\x72\x45\x38\x50\x90"
 _XZ_MAGIC = b"\xfd7zXZ\x00"
 
 
@@ -34,7 +36,10 @@ def compression_of(head: bytes) -> str | None:
     """Which compression the first bytes announce: ``"gzip"``, ``"bz2"``, ``"xz"`` or None."""
     if head.startswith(_GZIP_MAGIC):
         return "gzip"
-    if head.startswith(_BZ2_MAGIC):
+    if head.startswith(_BZ2_MAGIC) and head[3:4] in b"123456789" and head[4:10] in (
+        _BZ2_BLOCK,
+        _BZ2_END,
+    ):
         return "bz2"
     if head.startswith(_XZ_MAGIC):
         return "xz"
@@ -120,7 +125,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise FormatError(name, None, "is a directory, not a file") from None
     except OSError as exc:
         raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
-    kind = compression_of(raw[:6])
+    kind = compression_of(raw[:10])
     return _decompress(raw, kind, name) if kind else raw
 
 
@@ -150,7 +155,7 @@ def iter_byte_blocks(
         raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
     line = 1
     try:
-        head = raw.read(6)
+        head = raw.read(10)
         kind = compression_of(head)
         stream: IO[bytes]
         if kind is None:

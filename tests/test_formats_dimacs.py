@@ -540,3 +540,15 @@ def test_literals_near_the_declared_count(case):
             parse_dimacs(text, strict=True)
     else:
         assert parse_dimacs(text, strict=True).clauses == [literals]
+
+
+def test_someone_elses_back_matter_comment_is_an_ordinary_comment():
+    formula = parse_dimacs('c back-matter of the maze\nc back-matter "x\\n"\np cnf 1 1\n1 0\n')
+    assert formula.comments == ["back-matter of the maze"]
+    assert formula.back_matter == "x\n"
+
+
+def test_absurd_variable_count_in_header_is_an_error():
+    with pytest.raises(FormatError) as info:
+        parse_dimacs("p cnf 99999999999999999999 1\n1 0\n", "big.cnf")
+    assert str(info.value) == "big.cnf:1: header declares more than 2147483647 variables"

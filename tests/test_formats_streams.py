@@ -43,11 +43,20 @@ def test_display_name():
 
 
 def test_compression_of_magic_bytes():
-    assert compression_of(gzip.compress(b"x")[:6]) == "gzip"
-    assert compression_of(bz2.compress(b"x")[:6]) == "bz2"
-    assert compression_of(lzma.compress(b"x")[:6]) == "xz"
+    assert compression_of(gzip.compress(b"x")[:10]) == "gzip"
+    assert compression_of(bz2.compress(b"x")[:10]) == "bz2"
+    assert compression_of(bz2.compress(b"")[:10]) == "bz2"
+    assert compression_of(lzma.compress(b"x")[:10]) == "xz"
     assert compression_of(b"p cnf ") is None
     assert compression_of(b"") is None
+
+
+def test_text_that_starts_like_bz2_is_text(tmp_path):
+    # "BZh" alone is not enough: bz2 also needs the block-size digit and a block magic
+    path = tmp_path / "odd.cnf"
+    path.write_bytes(b"BZh9 is not a literal\n")
+    assert compression_of(path.read_bytes()[:10]) is None
+    assert read_bytes(path) == b"BZh9 is not a literal\n"
 
 
 @pytest.mark.parametrize("kind", sorted(COMPRESSORS))
