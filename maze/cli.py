@@ -229,7 +229,7 @@ def _attempt_line(record: Attempt) -> str:
     verdict = {True: "satisfiable", False: "unsatisfiable", None: "unknown"}[record.satisfiable]
     return (
         f"K={record.steps}: {verdict} ({record.clauses} clauses, {record.variables} variables, "
-        f"solved in {record.solve_seconds:.3f} s)"
+        f"solved in {record.solve_seconds * 1000:.1f} ms)"
     )
 
 
