@@ -23,6 +23,7 @@ deadline, on a DIMACS export written once per instance.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
@@ -183,14 +184,15 @@ def run_search(instance: Instance, timeout: float) -> Run:
 def run_solvers(instance: Instance, options: CheckOptions) -> list[Run]:
     """Every solver of ``options`` on ``instance`` (plus the maze search when the maze is known)."""
     runs: list[Run] = []
-    with tempfile.TemporaryDirectory(prefix="satkit-check-") as folder:
-        cnf_path: str | None = None
+    with contextlib.ExitStack() as stack:
+        cnf_path: str | None = None  # the DIMACS export, written once when a program needs it
         for name in map(canonical_name, options.solvers):
             kind = solver_kind(name)
             if kind == "ours":
                 runs.append(run_ours(name, instance, options))
             elif kind == "external":
                 if cnf_path is None:
+                    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="satkit-"))
                     cnf_path = os.path.join(folder, "instance.cnf")
                     write_clauses(cnf_path, instance.nvars, instance.clauses)
                 runs.append(run_external(name, cnf_path, options))

@@ -10,6 +10,7 @@ per bad input), 2 for usage errors (unknown solver names among them).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -76,8 +77,8 @@ def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]
     return names
 
 
-def _common(func: Any) -> Any:
-    """Options every command shares: solvers, timeout, proofs, seed, quiet."""
+def _common(func: Any, seed_flag: str = "--seed") -> Any:
+    """Options every command shares: solvers, timeout, proofs, our solvers' seed, quiet."""
     options = [
         click.option(
             "--solvers",
@@ -98,7 +99,9 @@ def _common(func: Any) -> Any:
             help="Seconds per solver run; the run is stopped (killed) after it.",
         ),
         click.option("--proofs", is_flag=True, help="Check our UNSAT proofs with dratify."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of our solvers."),
+        click.option(
+            seed_flag, "seed", type=int, default=0, show_default=True, help="Seed of our solvers."
+        ),
         click.option("--quiet", "-q", is_flag=True, help="No progress and no notes on stderr."),
     ]
     for option in reversed(options):
@@ -305,7 +308,7 @@ def crosscheck_command(
     show_default=True,
     help="Most cross-checks spent shrinking one failure.",
 )
-@_common
+@functools.partial(_common, seed_flag="--solver-seed")
 @report_errors
 def fuzz_command(
     count: int,

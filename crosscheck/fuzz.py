@@ -111,8 +111,12 @@ def regenerate_command(family: str, seed: int, options: FuzzOptions) -> str:
     """The ``satkit fuzz`` command line that regenerates and re-checks one instance."""
     words = ["satkit", "fuzz", "--family", family, "--seed", str(seed), "--count", "1"]
     words += ["--max-vars", str(options.max_vars), "--solvers", ",".join(options.check.solvers)]
+    if options.check.timeout != DEFAULT_TIMEOUT:
+        words += ["--timeout", f"{options.check.timeout:g}"]
     if options.check.proofs:
         words.append("--proofs")
+    if options.check.seed:
+        words += ["--solver-seed", str(options.check.seed)]
     return shlex.join(words)
 
 

@@ -1,11 +1,14 @@
 """A cnfdd-style delta debugger: cut a failing CNF down while the failure still reproduces.
 
 Passes, as in Biere's cnfdd: remove clauses in blocks of half the formula,
-then a quarter, … down to single clauses; then remove single literals from
+then a quarter, … down to single clauses (at each width also trying each
+block alone, as Zeller's ddmin does); then remove single literals from
 each clause; repeat both while they make progress; finally renumber the
 variables that are left to 1..n. A candidate is kept only when cross-checking
 it (same solvers, same options) still shows one of the original failures —
 the same solver with the same outcome (``disagree``, ``invalid-model``, …).
+When renumbering loses the failure (a bug tied to one variable number), the
+numbers stay and only the variables above the largest one used are dropped.
 Timeouts are never failures, so shrinking does not drift towards them.
 """
 
@@ -84,9 +87,23 @@ def shrink_clauses(
 
 
 def _clause_pass(clauses: Clauses, test: Callable[[Clauses], bool]) -> Clauses:
-    """Remove blocks of clauses: width n/2, n/4, …, 1."""
+    """Remove blocks of clauses: width n/2, n/4, …, 1. At each width, first try keeping a
+    single block alone (ddmin's "reduce to subset"), which gets past failures that
+    depend on how many clauses there are, not only on which."""
     width = max(1, len(clauses) // 2)
     while True:
+        if width < len(clauses):
+            kept = next(
+                (
+                    clauses[start : start + width]
+                    for start in range(0, len(clauses), width)
+                    if test(clauses[start : start + width])
+                ),
+                None,
+            )
+            if kept is not None:
+                clauses, width = kept, max(1, len(kept) // 2)
+                continue
         start = 0
         while start < len(clauses):
             candidate = clauses[:start] + clauses[start + width :]
@@ -155,14 +172,17 @@ def shrink_instance(
         return bool(failure_signature(check(clauses, nvars)) & target)
 
     clauses, checks = shrink_clauses(instance.clauses, fails, max_checks=max_checks)
+    # Fewer variables: renumbered 1..n, else the same numbers with nothing above the largest.
     renumbered, count = renumber(clauses)
-    checks += 1
-    record = check(renumbered, count)
-    if failure_signature(record) & target:
-        clauses, nvars = renumbered, count
-    else:
-        record = check(clauses, nvars)
+    used = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    record = None
+    for candidate, candidate_vars in ((renumbered, count), (clauses, used), (clauses, nvars)):
         checks += 1
+        record = check(candidate, candidate_vars)
+        if failure_signature(record) & target:
+            clauses, nvars = candidate, candidate_vars
+            break
+    assert record is not None
     return ShrinkResult(
         clauses, nvars, checks, len(instance.clauses), failure_signature(record) & target, record
     )

@@ -1,0 +1,124 @@
+"""crosscheck.batch: the JSON-lines log and resume, and the CI batch — SATLIB uf50 + uuf50
+(all 200) against MiniSat with every model and every proof checked."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from crosscheck.batch import (
+    BatchOptions,
+    ResultLog,
+    check_paths,
+    instance_key,
+    latest_records,
+    pending_paths,
+    read_log,
+    record_key,
+)
+from crosscheck.check import CheckOptions
+from formats.errors import FormatError
+from satkit import main
+
+SATLIB = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "satlib"
+needs_satlib = pytest.mark.skipif(
+    not (SATLIB / "uf50").is_dir(), reason="../shared/bench/satlib is not beside the checkout"
+)
+
+
+def test_log_appends_whole_lines_and_cuts_a_torn_one(tmp_path):
+    path = tmp_path / "log.jsonl"
+    log = ResultLog(str(path), resume=False)
+    log.append({"instance": "a", "path": "/a", "solvers": ["x"]})
+    log.close()
+    with open(path, "a") as handle:
+        handle.write('{"instance": "b", "pa')  # killed mid-write
+    assert [r["instance"] for r in read_log(str(path))] == ["a"]
+    log = ResultLog(str(path), resume=True)
+    assert [r["instance"] for r in log.previous] == ["a"]
+    log.append({"instance": "c", "path": "/c", "solvers": ["x"]})
+    log.close()
+    assert [json.loads(line)["instance"] for line in path.read_text().splitlines()] == ["a", "c"]
+    assert ResultLog(str(path), resume=False).previous == []  # a fresh batch starts over
+
+
+def test_a_bad_line_in_the_middle_is_an_error(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"instance": "a"}\n[1, 2]\n')
+    with pytest.raises(FormatError, match=":2: not a JSON object"):
+        read_log(str(path))
+    assert read_log(str(tmp_path / "missing.jsonl")) == []
+
+
+def test_pending_and_latest(tmp_path):
+    a, b = str(tmp_path / "a.cnf"), str(tmp_path / "b.cnf")
+    old = {"path": a, "solvers": ["dpll:cdcl"], "verdict": "timeout"}
+    new = {"path": a, "solvers": ["dpll:cdcl"], "verdict": "agree"}
+    other = {"path": b, "solvers": ["minisat22"], "verdict": "agree"}
+    assert record_key(new) == instance_key(a, ["dpll:cdcl"])
+    assert pending_paths([a, b], [old, other], ["dpll:cdcl"]) == [b]
+    assert latest_records([old, other, new], [b, a], ["dpll:cdcl"]) == [new]
+
+
+def test_check_paths_records_bad_input_and_goes_on(tmp_path):
+    good, bad = tmp_path / "good.cnf", tmp_path / "bad.cnf"
+    good.write_text("p cnf 1 1\n1 0\n")
+    bad.write_text("p cnf 1 1\n1 2 x 0\n")
+    options = BatchOptions(CheckOptions(["dpll", "minisat22"], timeout=30), jobs=2)
+    records = {Path(r["path"]).name: r for r in check_paths([str(good), str(bad)], options)}
+    assert records["good.cnf"]["verdict"] == "agree"
+    assert records["bad.cnf"]["verdict"] == "bad-input"
+    assert records["bad.cnf"]["error"].startswith(f"{bad}:2: ")
+
+
+def test_watchdog_grows_with_solvers_and_timeout():
+    small = BatchOptions(CheckOptions(["dpll"], timeout=1))
+    large = BatchOptions(CheckOptions(["dpll", "minisat22", "cadical153"], timeout=10))
+    assert small.watchdog() < large.watchdog()
+    assert large.watchdog() >= 10 * 3
+
+
+@needs_satlib
+@pytest.mark.slow
+def test_satlib_uf50_and_uuf50_against_minisat_with_models_and_proofs(tmp_path):
+    log = tmp_path / "uf50.jsonl"
+    result = CliRunner().invoke(
+        main,
+        ["crosscheck", str(SATLIB / "uf50"), str(SATLIB / "uuf50"), "--solvers",
+         "dpll:cdcl,minisat22", "--proofs", "--jobs", "2", "--json", str(log)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("200 instances: 100 SAT, 100 UNSAT, 0 unknown; 0 disagree")
+    records = read_log(str(log))
+    assert len(records) == 200
+    for record in records:
+        expected = "UNSAT" if record["family"] == "uuf50" else "SAT"
+        assert (record["verdict"], record["answer"]) == ("agree", expected), record["instance"]
+        ours = record["runs"]["dpll:cdcl"]
+        if expected == "SAT":
+            assert ours["detail"] == f"model satisfies all {record['clauses']} clauses"
+        else:
+            assert ours["proof"] == "verified"
+    assert "proofs of dpll:cdcl: 100 verified" in result.stdout
+
+
+@needs_satlib
+@pytest.mark.parametrize("program", ["minisat", "cadical"])
+def test_satlib_through_the_external_programs(program):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (CI installs it)")
+    files = [str(SATLIB / family / f"{family}-0{i}.cnf") for family in ("uf50", "uuf50")
+             for i in range(1, 6)]  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["crosscheck", *files, "--solvers", f"minisat22,bin:{program}", "--json", "-"]
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == 10
+    for record in records:
+        assert record["runs"][f"bin:{program}"]["outcome"] == "agree"
+        assert record["runs"][f"bin:{program}"]["status"] == record["answer"]

@@ -1,0 +1,249 @@
+"""crosscheck.check: every named outcome, produced by real (and deliberately broken) solvers."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import crosscheck.check as check_module
+from crosscheck.check import SEARCH, CheckOptions, Run, check_instance, judge, verdict_of
+from crosscheck.instances import Instance, maze_instance
+from crosscheck.registry import register_solver, unregister_solver
+from dpll import Solver
+from maze.parser import parse_maze
+
+SAT = Instance("sat", [[1, 2], [-1, 3], [-3, -2], [2, 3]], 3)
+UNSAT = Instance("unsat", [[1, 2], [3, 4], [5, 6], [-1, -3], [-1, -5], [-3, -5],
+                           [-2, -4], [-2, -6], [-4, -6]], 6)  # fmt: skip
+SMALL_TEXT = (
+    "START A B\nGOLD WAND\n3\nSTART TREASURES NEXT A B\n"
+    "A TREASURES GOLD NEXT START\nB TREASURES WAND NEXT START\n"
+)
+
+
+class _Wrapper:
+    """Test-only base: our solver behind the minimal surface crosscheck uses."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.inner = Solver(bootstrap_with=bootstrap_with)
+        self.clauses = [list(c) for c in bootstrap_with or []]
+
+    def solve(self, assumptions=()):
+        return self.inner.solve(assumptions)
+
+    def get_model(self):
+        return self.inner.get_model()
+
+    def accum_stats(self):
+        return self.inner.accum_stats()
+
+    def delete(self):
+        self.inner.delete()
+
+
+class SaysUnsat(_Wrapper):
+    def solve(self, assumptions=()):
+        return False
+
+
+class SaysSat(_Wrapper):
+    def solve(self, assumptions=()):
+        self.inner.solve()
+        return True
+
+    def get_model(self):
+        return list(range(1, 7))
+
+
+class BadModel(_Wrapper):
+    def get_model(self):
+        return [-abs(lit) for lit in self.inner.get_model()]  # all false: breaks [1, 2]
+
+
+class Crashes(_Wrapper):
+    def solve(self, assumptions=()):
+        raise RuntimeError("boom")
+
+
+class Sleeps(_Wrapper):
+    def solve(self, assumptions=()):
+        time.sleep(60)
+        return True
+
+
+FAULTY = {
+    "test:says-unsat": SaysUnsat,
+    "test:says-sat": SaysSat,
+    "test:bad-model": BadModel,
+    "test:crashes": Crashes,
+    "test:sleeps": Sleeps,
+}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def faulty_solvers():
+    for name, factory in FAULTY.items():
+        register_solver(name, factory)
+    yield
+    for name in FAULTY:
+        unregister_solver(name)
+
+
+def runs_of(record):
+    return {name: (run["status"], run["outcome"]) for name, run in record["runs"].items()}
+
+
+def test_agreement_with_models_and_proofs():
+    options = CheckOptions(["dpll", "dpll:classic", "minisat22"], timeout=30, proofs=True)
+    record = check_instance(SAT, options)
+    assert record["verdict"] == "agree" and record["answer"] == "SAT"
+    assert record["solvers"] == ["dpll:cdcl", "dpll:classic", "minisat22"]
+    assert set(runs_of(record).values()) == {("SAT", "agree")}
+    record = check_instance(UNSAT, options)
+    assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
+    assert record["runs"]["dpll:cdcl"]["proof"] == "verified"
+    assert record["runs"]["dpll:classic"]["proof"] == "verified"
+    assert "proof" not in record["runs"]["minisat22"]
+
+
+def test_disagreement_on_a_satisfiable_instance():
+    record = check_instance(SAT, CheckOptions(["dpll", "test:says-unsat"], timeout=30))
+    assert record["verdict"] == "disagree" and record["answer"] == "SAT"
+    run = record["runs"]["test:says-unsat"]
+    assert run["outcome"] == "disagree"
+    assert run["detail"] == "says UNSAT, but the model of dpll:cdcl satisfies every clause"
+    assert record["runs"]["dpll:cdcl"]["outcome"] == "agree"
+
+
+def test_a_false_sat_claim_is_an_invalid_model_not_a_disagreement():
+    record = check_instance(UNSAT, CheckOptions(["minisat22", "test:says-sat"], timeout=30))
+    assert runs_of(record) == {"minisat22": ("UNSAT", "agree"),
+                               "test:says-sat": ("SAT", "invalid-model")}  # fmt: skip
+    assert record["verdict"] == "invalid-model" and record["answer"] == "UNSAT"
+
+
+def test_invalid_model():
+    record = check_instance(SAT, CheckOptions(["test:bad-model"], timeout=30))
+    assert record["verdict"] == "invalid-model" and record["answer"] is None
+    assert record["runs"]["test:bad-model"]["detail"].startswith("clause ")
+
+
+def test_crash_and_timeout_are_named():
+    options = CheckOptions(["test:crashes", "test:sleeps", "minisat22"], timeout=0.5)
+    started = time.monotonic()
+    record = check_instance(SAT, options)
+    assert time.monotonic() - started < 30
+    assert runs_of(record)["test:crashes"] == ("crash", "crash")
+    assert record["runs"]["test:crashes"]["detail"] == "RuntimeError: boom"
+    assert runs_of(record)["test:sleeps"] == ("timeout", "timeout")
+    assert record["verdict"] == "crash" and record["answer"] == "SAT"
+
+
+def test_an_invalid_proof_is_caught(monkeypatch):
+    real = check_module.make_solver
+
+    class TruncatedProof:
+        def __init__(self, solver):
+            self.solver = solver
+
+        def __getattr__(self, name):
+            return getattr(self.solver, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.solver.delete()
+
+        def get_proof(self):
+            return ["0"]  # only the empty clause: not RUP from the input
+
+    monkeypatch.setattr(check_module, "make_solver", lambda *a, **k: TruncatedProof(real(*a, **k)))
+    record = check_instance(UNSAT, CheckOptions(["dpll"], timeout=30, proofs=True))
+    run = record["runs"]["dpll:cdcl"]
+    assert (run["outcome"], run["proof"]) == ("invalid-proof", "rejected")
+    assert "dratify rejects the proof" in run["detail"]
+    assert record["verdict"] == "invalid-proof"
+
+
+def test_our_timeout_uses_the_time_budget():
+    hard = Instance("php", _pigeonhole(9), 90)
+    started = time.monotonic()
+    record = check_instance(hard, CheckOptions(["dpll"], timeout=0.3))
+    assert time.monotonic() - started < 20
+    assert record["runs"]["dpll:cdcl"]["status"] == "timeout"
+    assert record["verdict"] == "timeout" and record["answer"] is None
+
+
+def _pigeonhole(holes: int) -> list[list[int]]:
+    pigeons = holes + 1
+
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p in range(pigeons):
+            for q in range(p + 1, pigeons):
+                clauses.append([-var(p, h), -var(q, h)])
+    return clauses
+
+
+def test_maze_answers_are_decoded_and_compared_with_the_search():
+    instance = maze_instance(parse_maze(SMALL_TEXT, "small"), "small")
+    record = check_instance(instance, CheckOptions(["dpll", "minisat22"], timeout=30))
+    assert record["verdict"] == "agree" and record["answer"] == "SAT"
+    assert record["runs"][SEARCH]["status"] == "SAT"
+    paths = {record["runs"][name]["path"] for name in ("dpll:cdcl", "minisat22", SEARCH)}
+    assert paths <= {"START A START B", "START B START A"}
+
+
+def test_an_encoding_that_lies_gives_invalid_paths_and_a_search_disagreement():
+    maze = parse_maze(SMALL_TEXT, "small")
+    honest = maze_instance(maze.with_steps(2), "small-k2")  # K=2: no walk collects both
+    lying = Instance("lying", honest.clauses[:-2], honest.nvars, "maze", "", None,
+                     honest.key, honest.maze)  # fmt: skip  # "all treasures at the end" dropped
+    record = check_instance(lying, CheckOptions(["dpll", "minisat22"], timeout=30))
+    assert record["runs"]["dpll:cdcl"]["outcome"] == "invalid-path"
+    detail = record["runs"]["dpll:cdcl"]["detail"]
+    assert "does not hold" in detail or "treasures not collected" in detail
+    assert record["runs"][SEARCH]["status"] == "UNSAT"
+    assert record["runs"][SEARCH]["outcome"] == "disagree"
+    assert record["verdict"] == "disagree"
+
+
+def test_a_walk_off_the_edges_is_an_invalid_path():
+    from maze.cnf import encode
+
+    # START -> A only, GOLD at B (reached from A): K=2 is START A B
+    maze = parse_maze("START A B\nGOLD\n2\nSTART TREASURES NEXT A\nA TREASURES NEXT B\n"
+                      "B TREASURES GOLD NEXT\n", "line")  # fmt: skip
+    cnf = encode(maze.with_steps(1))  # K=1 is unsatisfiable: B is two moves away
+    teleport = [c for part in cnf.parts if part.name != "move_on_edges" for c in part.clauses()]
+    honest = maze_instance(maze.with_steps(1), "line")
+    lying = Instance("teleport", teleport, honest.nvars, "maze", "", None,
+                     honest.key, honest.maze)  # fmt: skip
+    record = check_instance(lying, CheckOptions(["minisat22"], timeout=30))
+    run = record["runs"]["minisat22"]
+    assert run["outcome"] == "invalid-path" and run["path"] == "START B"
+    assert "no exit from START to B" in run["detail"]
+
+
+def test_unsatisfiable_maze_agrees_with_the_search():
+    instance = maze_instance(parse_maze(SMALL_TEXT, "small").with_steps(2), "k2")
+    record = check_instance(instance, CheckOptions(["dpll", "minisat22"], timeout=30, proofs=True))
+    assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
+    assert record["runs"][SEARCH]["status"] == "UNSAT"
+
+
+def test_judge_by_hand():
+    options = CheckOptions(["a", "b"], timeout=5)
+    runs = [Run("a", "SAT", 0.1, model=[-1, 2, -3]), Run("b", "UNSAT", 0.2)]
+    assert judge(SAT, runs, options) == "SAT"
+    assert [run.outcome for run in runs] == ["agree", "disagree"]
+    assert verdict_of(runs) == "disagree"
+    runs = [Run("a", "timeout", 5.0), Run("b", "UNSAT", 0.2)]
+    assert judge(UNSAT, runs, options) == "UNSAT"
+    assert verdict_of(runs) == "timeout"
+    assert verdict_of([]) == "agree"

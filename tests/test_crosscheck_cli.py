@@ -1,0 +1,324 @@
+"""satkit crosscheck / fuzz / shrink end to end: outputs, JSON lines, resume, plots, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import crosscheck.cli as cli
+from crosscheck.plot import PlotUnavailable
+from crosscheck.registry import register_solver, unregister_solver
+from crosscheck.validate import CheckerMissing
+from dpll import Solver
+from satkit import main
+
+REPO = Path(__file__).resolve().parents[1]
+SMALL_MAZE = REPO / "data" / "maze" / "small.txt"
+SAT_CNF = "c sat\np cnf 3 4\n1 2 0\n-1 3 0\n-3 -2 0\n2 3 0\n"
+UNSAT_CNF = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def batch(tmp_path):
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a-sat.cnf").write_text(SAT_CNF)
+    (folder / "b-unsat.cnf").write_text(UNSAT_CNF)
+    (folder / "c-maze.txt").write_text(SMALL_MAZE.read_text())
+    (folder / "notes.md").write_text("not an instance\n")
+    return folder
+
+
+class _ClaimsUnsat:
+    """Test-only faulty solver: UNSAT whatever it is given."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        pass
+
+    def solve(self, assumptions=()):
+        return False
+
+    def get_model(self):
+        return None
+
+    def delete(self):
+        pass
+
+
+@pytest.fixture
+def claims_unsat():
+    register_solver("test:claims-unsat", _ClaimsUnsat)
+    yield "test:claims-unsat"
+    unregister_solver("test:claims-unsat")
+
+
+def test_batch_that_agrees(batch):
+    result = invoke("crosscheck", str(batch), "--proofs", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("3 instances: 2 SAT, 1 UNSAT, 0 unknown; 0 disagreements, 0 invalid")
+    table = {line.split()[0]: line.split() for line in lines[3:6]}
+    assert table["dpll:cdcl"][1:4] == ["3", "3", "3"]
+    assert table["minisat22"][1:4] == ["3", "3", "3"]
+    assert table["maze-search"][1:4] == ["1", "1", "1"]
+    assert "proofs of dpll:cdcl: 1 verified" in lines
+    assert result.stderr == ""  # not a terminal: no progress
+
+
+def test_disagreement_exits_1_and_names_the_solver(batch, claims_unsat):
+    result = invoke("crosscheck", str(batch / "a-sat.cnf"), "--solvers", f"dpll,{claims_unsat}")
+    assert result.exit_code == 1
+    assert "FAIL disagree: " in result.stdout
+    assert f"  {claims_unsat}: disagree: says UNSAT, but the model of dpll:cdcl" in result.stdout
+
+
+def test_bad_input_is_reported_and_the_batch_goes_on(batch):
+    (batch / "d-bad.cnf").write_text("p cnf 2 1\n1 x 0\n")
+    result = invoke("crosscheck", str(batch), "--jobs", "2")
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "d-bad.cnf:2:" in errors[0]
+    assert "Traceback" not in result.output
+    assert result.stdout.startswith("4 instances: 2 SAT, 1 UNSAT, 1 unknown")
+    assert "1 bad input" in result.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["/nonexistent/x.cnf"], "error: /nonexistent/x.cnf: No such file or directory"),
+        (["{empty}"], "no instances found"),
+        (["{sat}", "--maze", "/nonexistent/m.txt"], "error: /nonexistent/m.txt: no such maze file"),
+    ],
+)
+def test_bad_paths_exit_1(tmp_path, args, message):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    args = [a.format(empty=tmp_path / "empty", sat=tmp_path / "sat.cnf") for a in args]
+    result = invoke("crosscheck", *args)
+    assert result.exit_code == 1
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--solvers", "dpll,nope"], "unknown solver 'nope'"),
+        (["--solvers", ","], "name at least one solver"),
+        (["--resume"], "--resume needs --json"),
+        (["--resume", "--json", "-"], "not stdout"),
+        (["--jobs", "0"], "--jobs"),
+        (["--timeout", "0"], "--timeout"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args, message):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_missing_program_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", "dpll,bin:kissat")
+    assert result.exit_code == 2 and "no 'kissat' program on PATH" in result.stderr
+
+
+def test_missing_optional_tools_exit_1(tmp_path, monkeypatch):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+
+    def no_checker():
+        raise CheckerMissing("checking proofs needs dratify: pip install 'dimacs-satkit[test]'")
+
+    def no_pyplot():
+        raise PlotUnavailable("--plot needs matplotlib: pip install 'dimacs-satkit[plot]'")
+
+    monkeypatch.setattr(cli, "load_checker", no_checker)
+    monkeypatch.setattr(cli, "load_pyplot", no_pyplot)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--proofs")
+    assert result.exit_code == 1 and "error: checking proofs needs dratify" in result.stderr
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--plot", str(tmp_path / "p.png"))
+    assert result.exit_code == 1 and "error: --plot needs matplotlib" in result.stderr
+    result = invoke("fuzz", "--count", "1", "--proofs")
+    assert result.exit_code == 1 and "needs dratify" in result.stderr
+
+
+def test_json_lines_and_resume(batch, tmp_path):
+    log = tmp_path / "run.jsonl"
+    result = invoke("crosscheck", str(batch), "--json", str(log))
+    assert result.exit_code == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 3 and {r["verdict"] for r in records} == {"agree"}
+    assert {r["kind"] for r in records} == {"cnf", "maze"}
+    # an interrupted batch: one record kept, the next one torn in the middle
+    lines = log.read_text().splitlines(keepends=True)
+    kept = next(line for line in lines if "a-sat.cnf" in line)
+    log.write_text(kept + lines[1][:40])
+    result = invoke("crosscheck", str(batch), "--json", str(log), "--resume")
+    assert result.exit_code == 0
+    assert "resuming: 1 of 3 already recorded" in result.stderr
+    assert result.stdout.startswith("3 instances: 2 SAT, 1 UNSAT")
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted(os.path.basename(r["path"]) for r in records) == [
+        "a-sat.cnf", "b-unsat.cnf", "c-maze.txt"
+    ]  # fmt: skip
+    # everything recorded: nothing runs, the summary still covers the batch
+    result = invoke("crosscheck", str(batch), "--json", str(log), "--resume")
+    assert "resuming: 3 of 3 already recorded" in result.stderr
+    assert result.stdout.startswith("3 instances") and len(log.read_text().splitlines()) == 3
+
+
+def test_resume_reruns_when_the_solvers_differ(batch, tmp_path):
+    log = tmp_path / "run.jsonl"
+    invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", str(log), "--solvers", "dpll")
+    result = invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", str(log), "--resume")
+    assert "resuming: 0 of 1 already recorded" in result.stderr
+
+
+def test_corrupt_log_is_bad_input(batch, tmp_path):
+    log = tmp_path / "run.jsonl"
+    log.write_text("not json\n{}\n")
+    result = invoke("crosscheck", str(batch), "--json", str(log), "--resume")
+    assert result.exit_code == 1 and f"error: {log}:1: not a JSON record" in result.stderr
+
+
+def test_json_to_stdout_moves_the_summary_to_stderr(batch):
+    result = invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", "-")
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert record["verdict"] == "agree" and record["runs"]["minisat22"]["status"] == "SAT"
+    assert result.stderr.startswith("1 instances: 1 SAT")
+
+
+def test_stdin(tmp_path):
+    result = invoke("crosscheck", "-", input=UNSAT_CNF)
+    assert result.exit_code == 0 and result.stdout.startswith("1 instances: 0 SAT, 1 UNSAT")
+
+
+def test_plot(batch, tmp_path):
+    png = tmp_path / "plot.png"
+    result = invoke("crosscheck", str(batch), "--plot", str(png))
+    assert result.exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"plot: {png}" in result.stderr
+
+
+def test_maze_cnf_with_its_maze(tmp_path):
+    cnf = tmp_path / "small.cnf"
+    assert (
+        invoke("maze", "encode", str(SMALL_MAZE), "--to", "dimacs", "-o", str(cnf)).exit_code == 0
+    )
+    result = invoke("crosscheck", str(cnf), "--maze", str(SMALL_MAZE), "--json", "-")
+    record = json.loads(result.stdout)
+    assert record["kind"] == "maze-cnf" and record["verdict"] == "agree"
+    assert record["runs"]["maze-search"]["status"] == "SAT"
+
+
+def test_progress_bar_only_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    progress = cli._Progress(2, quiet=False, stream=stream)
+    progress.advance(False)
+    progress.advance(True)
+    progress.close()
+    text = stream.getvalue()
+    assert "2/2  1 failed" in text and text.endswith("\r\033[K")
+    quiet = Terminal()
+    progress = cli._Progress(2, quiet=True, stream=quiet)
+    progress.advance(False)
+    progress.close()
+    assert quiet.getvalue() == ""
+
+
+# ---------------------------------------------------------------------------- shrink, fuzz
+
+
+class _UnsatWithFive:
+    """Test-only faulty solver: claims UNSAT when the formula mentions variable 5."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.clauses = [list(c) for c in bootstrap_with or []]
+        self.inner = Solver(bootstrap_with=self.clauses)
+
+    def solve(self, assumptions=()):
+        if any(abs(lit) == 5 for clause in self.clauses for lit in clause):
+            return False
+        return self.inner.solve(assumptions)
+
+    def get_model(self):
+        return self.inner.get_model()
+
+    def delete(self):
+        self.inner.delete()
+
+
+@pytest.fixture
+def unsat_with_five():
+    register_solver("test:unsat-with-5", _UnsatWithFive)
+    yield "test:unsat-with-5"
+    unregister_solver("test:unsat-with-5")
+
+
+def test_shrink_command(tmp_path, unsat_with_five):
+    source = tmp_path / "big.cnf"
+    clauses = [[i, -(i + 1), i + 2] for i in range(1, 40)]
+    source.write_text(
+        f"p cnf 41 {len(clauses)}\n" + "".join(f"{a} {b} {c} 0\n" for a, b, c in clauses)
+    )
+    result = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}")
+    assert result.exit_code == 0, result.output
+    target = tmp_path / "big.min.cnf"
+    text = target.read_text()
+    command = f"satkit crosscheck {target} --solvers minisat22,{unsat_with_five}"
+    assert text.startswith(f"c reproduce: {command}\n")
+    body = [line for line in text.splitlines() if not line.startswith("c")]
+    assert body[0].startswith("p cnf ") and len(body) == 2  # header + one clause
+    assert "5" in body[1].replace("-", "").split()
+    assert f"reproduce: {command}" in result.stdout
+    # the command really reproduces it
+    again = invoke("crosscheck", str(target), "--solvers", f"minisat22,{unsat_with_five}")
+    assert again.exit_code == 1 and "disagree" in again.stdout
+
+
+def test_shrink_to_stdout_and_nothing_to_shrink(tmp_path, unsat_with_five):
+    source = tmp_path / "s.cnf"
+    source.write_text("p cnf 5 2\n1 5 0\n-1 2 0\n")
+    result = invoke("shrink", str(source), "-o", "-", "--solvers", f"dpll,{unsat_with_five}")
+    assert result.exit_code == 0 and "p cnf" in result.stdout and "reproduce:" in result.stderr
+    result = invoke("shrink", str(source))
+    assert result.exit_code == 1
+    assert "no failure to shrink: every solver agrees and validates" in result.stderr
+    result = invoke("shrink", str(tmp_path / "none.cnf"))
+    assert result.exit_code == 1 and result.stderr.startswith("error: ")
+
+
+def test_fuzz_command_small_run(tmp_path):
+    out = tmp_path / "fz"
+    result = invoke("fuzz", "--count", "12", "--seed", "3", "--max-vars", "30", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        "fuzz: 12 instances (cnfuzz 4, ksat 4, maze 4) from seed 3; 0 failures"
+    )
+    assert not out.exists()  # created only for failures
+
+
+def test_fuzz_one_family_and_json(tmp_path):
+    log = tmp_path / "fuzz.jsonl"
+    result = invoke("fuzz", "-n", "4", "--family", "ksat", "--seed", "10", "--json", str(log))
+    assert result.exit_code == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted(r["seed"] for r in records) == [10, 11, 12, 13]
+    assert {r["family"] for r in records} == {"ksat"}

@@ -1,0 +1,161 @@
+"""crosscheck.external: each program's I/O style, exit codes, crashes, and deadlines that kill.
+
+Fake programs (small shell scripts named like the real ones) pin down every
+way a program can answer; the real Debian binaries run when they are on
+PATH (CI installs minisat and cadical) and are skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import time
+
+import pytest
+
+from crosscheck.external import (
+    ExternalSolver,
+    program_style,
+    run_program,
+    write_clauses,
+)
+from crosscheck.validate import model_problem
+
+SAT = [[1, -2], [2, 3]]
+UNSAT = [[1], [-1]]
+
+
+def fake(tmp_path, name: str, body: str) -> str:
+    """An executable shell script called ``name`` (so its I/O style is ``name``'s)."""
+    folder = tmp_path / f"fake-{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+@pytest.fixture
+def cnf(tmp_path):
+    path = tmp_path / "in.cnf"
+    write_clauses(str(path), 3, SAT)
+    return str(path)
+
+
+def test_write_clauses_is_plain_dimacs(tmp_path):
+    path = tmp_path / "x.cnf"
+    write_clauses(str(path), 5, [[1, -2], [], [3]])
+    assert path.read_text() == "p cnf 5 3\n1 -2 0\n0\n3 0\n"
+    write_clauses(str(path), 0, [[4]])
+    assert path.read_text() == "p cnf 4 1\n4 0\n"
+
+
+def test_styles():
+    assert program_style("minisat") == "result-file"
+    assert program_style("/usr/local/bin/kissat") == "stdout"
+    with pytest.raises(ValueError, match="unknown external solver"):
+        program_style("glucose")
+
+
+def test_competition_output_is_read(tmp_path, cnf):
+    program = fake(
+        tmp_path, "cadical", 'echo "c hello"; echo "s SATISFIABLE"; echo "v 1 2 0"; exit 10'
+    )
+    answer = run_program(program, cnf, 10)
+    assert (answer.status, answer.model, answer.returncode) == ("SAT", [1, 2], 10)
+    program = fake(tmp_path, "kissat", 'echo "s UNSATISFIABLE"; exit 20')
+    assert run_program(program, cnf, 10).status == "UNSAT"
+
+
+def test_minisat_result_file_is_read(tmp_path, cnf):
+    # argv: minisat -verb=0 IN OUT
+    program = fake(tmp_path, "minisat", 'printf "SAT\\n1 -2 3 0\\n" > "$3"; echo noise; exit 10')
+    answer = run_program(program, cnf, 10)
+    assert (answer.status, answer.model) == ("SAT", [1, -2, 3])
+    program = fake(tmp_path, "minisat", 'echo UNSAT > "$3"; exit 20')
+    assert run_program(program, cnf, 10).status == "UNSAT"
+
+
+def test_cadical_limit_without_s_line_is_unknown(tmp_path, cnf):
+    program = fake(tmp_path, "cadical", 'echo "c UNKNOWN"; exit 0')
+    assert run_program(program, cnf, 10).status == "UNKNOWN"
+
+
+def test_picosat_parse_error_with_exit_0_is_a_crash(tmp_path, cnf):
+    program = fake(tmp_path, "picosat", 'echo "in.cnf:2: expected number"; exit 0')
+    answer = run_program(program, cnf, 10)
+    assert answer.status == "crash"
+    assert "expected a 'c', 's' or 'v' line" in answer.error
+
+
+def test_silence_with_exit_0_is_a_crash(tmp_path, cnf):
+    answer = run_program(fake(tmp_path, "picosat", "exit 0"), cnf, 10)
+    assert answer.status == "crash" and "exited with code 0" in answer.error
+
+
+def test_exit_code_must_match_the_answer(tmp_path, cnf):
+    program = fake(tmp_path, "cadical", 'echo "s SATISFIABLE"; echo "v 1 0"; exit 0')
+    answer = run_program(program, cnf, 10)
+    assert answer.status == "crash" and "answered SAT" in answer.error
+
+
+def test_minisat_parse_error_is_a_crash_with_its_message(tmp_path, cnf):
+    program = fake(tmp_path, "minisat", 'echo "PARSE ERROR! Unexpected char: %" >&2; exit 3')
+    answer = run_program(program, cnf, 10)
+    assert answer.status == "crash"
+    assert "exited with code 3" in answer.error and "PARSE ERROR" in answer.error
+
+
+def test_a_killed_program_is_a_crash(tmp_path, cnf):
+    answer = run_program(fake(tmp_path, "kissat", "kill -SEGV $$"), cnf, 10)
+    assert answer.status == "crash" and "signal 11" in answer.error
+
+
+def test_deadline_kills_the_program(tmp_path, cnf):
+    program = fake(tmp_path, "cadical", "exec sleep 30")
+    started = time.monotonic()
+    answer = run_program(program, cnf, 0.3)
+    assert answer.status == "timeout"
+    assert time.monotonic() - started < 20  # killed, not waited for
+
+
+def test_missing_program(cnf):
+    answer = run_program("/nonexistent/cadical", cnf, 10)
+    assert answer.status == "crash" and "not found" in answer.error
+
+
+def test_external_solver_raises_on_a_crash(tmp_path):
+    program = fake(tmp_path, "picosat", "echo garbage; exit 0")
+    solver = ExternalSolver(program, bootstrap_with=SAT)
+    with pytest.raises(RuntimeError, match="exited with code 0"):
+        solver.solve()
+
+
+def test_external_solver_time_budget(tmp_path):
+    solver = ExternalSolver(fake(tmp_path, "cadical", "exec sleep 30"), bootstrap_with=SAT)
+    solver.time_budget(0.3)
+    assert solver.solve_limited() is None
+    with pytest.raises(RuntimeError, match="gave no answer"):
+        ExternalSolver(fake(tmp_path, "cadical", 'echo "c UNKNOWN"'), bootstrap_with=SAT).solve()
+
+
+@pytest.mark.parametrize("program", ["minisat", "cadical", "picosat", "kissat"])
+def test_real_programs(program, tmp_path):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (CI installs minisat and cadical)")
+    sat, unsat = tmp_path / "sat.cnf", tmp_path / "unsat.cnf"
+    write_clauses(str(sat), 3, SAT)
+    write_clauses(str(unsat), 1, UNSAT)
+    answer = run_program(program, str(sat), 30)
+    assert answer.status == "SAT" and model_problem(SAT, answer.model) is None
+    assert run_program(program, str(unsat), 30).status == "UNSAT"
+
+
+def test_real_program_on_a_path(tmp_path):
+    path = shutil.which("cadical")
+    if path is None:
+        pytest.skip("cadical is not on PATH")
+    cnf = tmp_path / "sat.cnf"
+    write_clauses(str(cnf), 3, SAT)
+    assert run_program(os.path.realpath(path), str(cnf), 30).status == "SAT"

@@ -1,0 +1,179 @@
+"""crosscheck.fuzz: a fixed-seed run of 1,000 instances agrees, and deliberately faulty
+solvers are caught, saved, shrunk to at most 10 clauses, and reproducible."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from crosscheck.check import CheckOptions
+from crosscheck.fuzz import (
+    FuzzOptions,
+    fuzz_instance,
+    is_failure,
+    regenerate_command,
+    run_fuzz,
+    save_failure,
+)
+from crosscheck.registry import register_solver, unregister_solver
+from dpll import Solver
+from formats.dimacs import read_dimacs
+from satkit import main
+
+
+class _Faulty:
+    """Test-only base: our CDCL behind the surface crosscheck uses, with a fault hook."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.clauses = [list(c) for c in bootstrap_with or []]
+        self.inner = Solver(bootstrap_with=self.clauses)
+        self.model = None
+
+    def solve(self, assumptions=()):
+        verdict = self.inner.solve(assumptions)
+        self.model = self.inner.get_model() if verdict else None
+        return self.fault(verdict)
+
+    def fault(self, verdict):
+        return verdict
+
+    def get_model(self):
+        return self.model
+
+    def accum_stats(self):
+        return self.inner.accum_stats()
+
+    def delete(self):
+        self.inner.delete()
+
+
+class FlipsWhenOneIsTrue(_Faulty):
+    """Claims UNSAT whenever its model sets variable 1 true."""
+
+    def fault(self, verdict):
+        if verdict and self.model and self.model[0] == 1:
+            self.model = None
+            return False
+        return verdict
+
+
+class CorruptsLongClauseModels(_Faulty):
+    """When the formula has a clause of 4 or more literals, flips variable 2 in its model."""
+
+    def fault(self, verdict):
+        if verdict and any(len(clause) >= 4 for clause in self.clauses) and len(self.model) >= 2:
+            self.model[1] = -self.model[1]
+        return verdict
+
+
+FAULTY = {"test:flip-1": FlipsWhenOneIsTrue, "test:corrupt-2": CorruptsLongClauseModels}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def faulty_solvers():
+    for name, factory in FAULTY.items():
+        register_solver(name, factory)
+    yield
+    for name in FAULTY:
+        unregister_solver(name)
+
+
+@pytest.mark.slow
+def test_a_thousand_instances_with_a_fixed_seed_all_agree():
+    """The CI fuzz run: 1,000 small instances (cnfuzz, k-SAT, mazes) against MiniSat."""
+    options = FuzzOptions(
+        count=1000, seed=20240501, max_vars=40, jobs=2,
+        check=CheckOptions(["dpll:cdcl", "minisat22"], timeout=60),
+    )  # fmt: skip
+    records = list(run_fuzz(options))
+    assert len(records) == 1000
+    assert sorted(r["seed"] for r in records) == list(range(20240501, 20241501))
+    failures = [r for r in records if is_failure(r)]
+    assert failures == []
+    assert Counter(r["verdict"] for r in records) == {"agree": 1000}
+    assert Counter(r["family"] for r in records) == {"cnfuzz": 334, "ksat": 333, "maze": 333}
+    answers = Counter((r["family"], r["answer"]) for r in records)
+    for family in ("cnfuzz", "ksat", "maze"):
+        assert answers[family, "SAT"] > 50 and answers[family, "UNSAT"] > 50
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome", "families"),
+    [
+        ("test:flip-1", "disagree", ("ksat", "cnfuzz", "maze")),
+        ("test:corrupt-2", "invalid-model", ("cnfuzz",)),
+    ],
+)
+def test_fuzzing_catches_and_shrinks_a_faulty_solver(tmp_path, name, outcome, families):
+    options = FuzzOptions(
+        count=12, seed=7, families=families, max_vars=30, jobs=2,
+        check=CheckOptions(["minisat22", name], timeout=60),
+    )  # fmt: skip
+    records = list(run_fuzz(options))
+    failures = [r for r in records if is_failure(r)]
+    assert failures, "the faulty solver went unnoticed"
+    record = min(failures, key=lambda r: r["seed"])
+    assert record["runs"][name]["outcome"] == outcome
+    saved = save_failure(record, options, str(tmp_path))
+    assert saved.shrunk is not None
+    assert len(saved.shrunk.clauses) <= 10
+    assert saved.shrunk.failures == frozenset({(name, outcome)})
+    minimal = read_dimacs(saved.files[-1])
+    assert minimal.clauses == saved.shrunk.clauses
+    assert minimal.comments[0] == f"reproduce: {saved.reproduce}"
+    original = read_dimacs(saved.files[0])
+    assert original.comments[0] == f"seed {record['seed']}"
+    assert original.clauses == fuzz_instance(record["family"], record["seed"], 30).clauses
+    # the one-line command reproduces the failure (same process: the test solver is registered)
+    words = saved.reproduce.split()
+    assert words[:2] == ["satkit", "crosscheck"]
+    result = CliRunner().invoke(main, words[1:])
+    assert result.exit_code == 1, result.output
+    assert f"{name}: {outcome}" in result.stdout
+
+
+def test_a_maze_failure_saves_the_maze(tmp_path):
+    options = FuzzOptions(
+        count=6, seed=0, families=("maze",), max_vars=40,
+        check=CheckOptions(["minisat22", "test:flip-1"], timeout=60),
+    )  # fmt: skip
+    failures = [r for r in run_fuzz(options) if is_failure(r)]
+    assert failures
+    saved = save_failure(failures[0], options, str(tmp_path))
+    assert any(path.endswith(".txt") for path in saved.files)
+    assert saved.shrunk is not None and len(saved.shrunk.clauses) <= 10
+
+
+def test_every_instance_is_regenerated_from_its_seed():
+    options = FuzzOptions(count=6, seed=100)
+    assert [options.case(i) for i in range(4)] == [
+        ("cnfuzz", 100), ("ksat", 101), ("maze", 102), ("cnfuzz", 103)
+    ]  # fmt: skip
+    for family in ("cnfuzz", "ksat", "maze"):
+        first, again = fuzz_instance(family, 5, 50), fuzz_instance(family, 5, 50)
+        assert first.clauses == again.clauses and first.seed == 5
+    assert regenerate_command("ksat", 101, options) == (
+        "satkit fuzz --family ksat --seed 101 --count 1 --max-vars 200 "
+        "--solvers dpll:cdcl,minisat22"
+    )
+    with pytest.raises(ValueError, match="unknown fuzz family"):
+        fuzz_instance("sudoku", 1)
+
+
+def test_fuzz_cli_reports_a_failure_with_its_reproduce_line(tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main,
+        ["fuzz", "-n", "6", "--family", "ksat", "--seed", "7", "--max-vars", "25",
+         "--solvers", "minisat22,test:flip-1", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    fail = next(line for line in lines if line.startswith("FAIL ksat seed "))
+    assert fail.endswith("test:flip-1 disagree")
+    assert any(line.startswith("  shrunk ") for line in lines)
+    reproduce = next(line for line in lines if line.startswith("  reproduce: "))
+    assert reproduce.startswith(f"  reproduce: satkit crosscheck {out}/ksat-")
+    assert reproduce.endswith(".min.cnf --solvers minisat22,test:flip-1")

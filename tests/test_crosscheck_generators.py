@@ -1,0 +1,77 @@
+"""crosscheck.generators: seeded, bounded, and shaped like their families."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crosscheck.generators import MAX_CLAUSE, cnfuzz, random_ksat, random_maze
+from formats.dimacs import dimacs_text, parse_dimacs
+
+seeds = st.integers(0, 10**9)
+bounds = st.integers(3, 150)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, bounds)
+def test_cnfuzz_is_layered_bounded_and_deterministic(seed, max_vars):
+    formula = cnfuzz(seed, max_vars)
+    assert formula == cnfuzz(seed, max_vars)
+    assert formula.comments[0] == f"seed {seed}"
+    assert 1 <= formula.nvars <= max_vars
+    for clause in formula.clauses:
+        assert 1 <= len(clause) <= MAX_CLAUSE
+        assert len({abs(lit) for lit in clause}) == len(clause)  # no repeated variable
+        assert all(1 <= abs(lit) <= formula.nvars for lit in clause)
+    layers = [c for c in formula.comments if c.startswith("layer ")]
+    assert len(layers) >= 1
+
+
+def test_cnfuzz_uses_every_literal_of_small_layers():
+    formula = cnfuzz(11, 12)
+    used = {lit for clause in formula.clauses for lit in clause}
+    assert used == {v for var in range(1, formula.nvars + 1) for v in (var, -var)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, bounds)
+def test_ksat_is_uniform_and_near_the_threshold(seed, max_vars):
+    formula = random_ksat(seed, max_vars)
+    assert formula == random_ksat(seed, max_vars)
+    k = len(formula.clauses[0])
+    assert k in (2, 3, 4) and all(len(clause) == k for clause in formula.clauses)
+    assert formula.nvars <= max(max_vars, k)
+    ratio = len(formula.clauses) / formula.nvars
+    low, high = {2: (0.8, 1.2), 3: (3.8, 4.7), 4: (9.0, 10.8)}[k]
+    assert low - 0.5 <= ratio <= high + 0.5  # rounding of m on small n
+
+
+def test_seed_comment_survives_dimacs():
+    text = dimacs_text(cnfuzz(42, 30))
+    assert text.startswith("c seed 42\n")
+    assert parse_dimacs(text).clauses == cnfuzz(42, 30).clauses
+
+
+@pytest.mark.parametrize("max_vars", [8, 40, 200])
+def test_random_mazes_fit_the_bound(max_vars):
+    for seed in range(40):
+        maze, encoding = random_maze(seed, max_vars)
+        atoms = (len(maze.nodes) + len(maze.treasures)) * (maze.steps + 1)
+        assert atoms <= max(max_vars, 8) or maze.steps == 1
+        assert encoding == ("assignment", "compact")[seed % 2]
+        assert maze == random_maze(seed, max_vars)[0]
+
+
+def test_families_mix_sat_and_unsat():
+    from pysat.solvers import Solver
+
+    from maze.search import find_walk
+
+    answers = {"cnfuzz": set(), "ksat": set(), "maze": set()}
+    for seed in range(40):
+        for name, make in (("cnfuzz", cnfuzz), ("ksat", random_ksat)):
+            with Solver(name="m22", bootstrap_with=make(seed, 40).clauses) as solver:
+                answers[name].add(solver.solve())
+        answers["maze"].add(find_walk(random_maze(seed, 40)[0]) is not None)
+    assert all(found == {True, False} for found in answers.values())

@@ -1,0 +1,190 @@
+"""crosscheck.instances: which files a batch takes, and what each one is read as."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import pytest
+
+from crosscheck.instances import (
+    discover,
+    is_instance_file,
+    load_instance,
+    looks_like_maze,
+    natural_key,
+)
+from formats.errors import FormatError
+from maze.cnf import encode
+from maze.parser import parse_maze
+
+SMALL = (
+    "START A B\nGOLD WAND\n3\nSTART TREASURES NEXT A B\n"
+    "A TREASURES GOLD NEXT START\nB TREASURES WAND NEXT START\n"
+)
+
+
+def write(path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return str(path)
+
+
+def maze_dimacs(maze_name: str) -> str:
+    """What `satkit maze encode --to dimacs` writes for the small maze read as ``maze_name``."""
+    import io
+
+    maze = parse_maze(SMALL, maze_name)
+    handle = io.StringIO()
+    encode(maze).write_dimacs(handle)
+    return handle.getvalue()
+
+
+def test_natural_order():
+    names = ["uf50-010.cnf", "uf50-02.cnf", "uf50-1.cnf", "uf50-9.cnf"]
+    ordered = ["uf50-1.cnf", "uf50-02.cnf", "uf50-9.cnf", "uf50-010.cnf"]
+    assert sorted(names, key=natural_key) == ordered
+
+
+@pytest.mark.parametrize(
+    ("name", "taken"),
+    [
+        ("a.cnf", True), ("a.CNF", True), ("a.cnf.gz", True), ("a.cnf.xz", True),
+        ("a.cnf.bz2", True), ("a.dimacs", True), ("maze.txt", True), ("maze.txt.gz", True),
+        ("README.md", False), ("a.cnf.zip", False), ("proof.drat", False), ("a.gz", False),
+    ],
+)  # fmt: skip
+def test_which_files_a_folder_walk_takes(name, taken):
+    assert is_instance_file(name) is taken
+
+
+def test_discover_walks_folders_recursively_in_natural_order(tmp_path):
+    write(tmp_path / "b" / "x-10.cnf", "p cnf 1 1\n1 0\n")
+    write(tmp_path / "b" / "x-9.cnf", "p cnf 1 1\n1 0\n")
+    write(tmp_path / "a" / "deep" / "m.txt", SMALL)
+    write(tmp_path / "a" / "notes.md", "not an instance")
+    single = write(tmp_path / "odd.name", "p cnf 1 1\n1 0\n")
+    found = discover([str(tmp_path), single, str(tmp_path / "b" / "x-9.cnf")])
+    rel = [os.path.relpath(p, tmp_path) for p in found]
+    assert rel == ["a/deep/m.txt", "b/x-9.cnf", "b/x-10.cnf", "odd.name"]
+
+
+def test_discover_reports_a_missing_path(tmp_path):
+    with pytest.raises(FormatError) as caught:
+        discover([str(tmp_path / "nope")])
+    assert str(caught.value).endswith("nope: No such file or directory")
+
+
+@pytest.mark.parametrize(
+    ("text", "maze"),
+    [
+        (SMALL, True), ("c comment\np cnf 1 1\n1 0\n", False), ("1 -2 0\n", False),
+        ("1 -2\n0\n", False), ("\n\n  START\n", True), ("", False), ("% end", False),
+    ],
+)  # fmt: skip
+def test_looks_like_maze(text, maze):
+    assert looks_like_maze(text) is maze
+
+
+def test_plain_dimacs(tmp_path):
+    path = write(tmp_path / "fam" / "a.cnf", "c hi\np cnf 4 2\n1 -2 0\n3 0\n")
+    instance = load_instance(path)
+    assert (instance.kind, instance.nvars, instance.clauses) == ("cnf", 4, [[1, -2], [3]])
+    assert instance.family == "fam" and instance.path == os.path.abspath(path)
+    assert instance.key is None and instance.maze is None
+
+
+def test_compressed_dimacs_and_warnings(tmp_path):
+    path = tmp_path / "a.cnf.gz"
+    path.write_bytes(gzip.compress(b"p cnf 2 5\n1 0\n-2 0\n"))
+    instance = load_instance(str(path))
+    assert instance.clauses == [[1], [-2]]
+    assert any("header" in note or "clauses" in note for note in instance.notes)
+
+
+def test_satlib_trailer(tmp_path):
+    path = write(tmp_path / "uf.cnf", "p cnf 2 1\n1 2 0\n%\n0\n\n")
+    assert load_instance(path).clauses == [[1, 2]]
+
+
+def test_dp_input_with_a_key_is_a_maze_cnf(tmp_path):
+    cnf = encode(parse_maze(SMALL, "small"))
+    import io
+
+    handle = io.StringIO()
+    cnf.write_dp_input(handle)
+    path = write(tmp_path / "small.in", handle.getvalue())
+    instance = load_instance(path)
+    assert instance.kind == "maze-cnf" and len(instance.clauses) == 46
+    assert instance.key is not None and instance.key.steps == 3
+    assert instance.maze is None  # nothing says where the maze is
+    assert any("unknown" in note for note in instance.notes)
+
+
+def test_maze_file_is_encoded(tmp_path):
+    path = write(tmp_path / "small.txt", SMALL)
+    instance = load_instance(path)
+    assert (instance.kind, len(instance.clauses), instance.nvars) == ("maze", 46, 20)
+    assert instance.maze is not None and instance.maze.steps == 3
+    compact = load_instance(path, encoding="compact")
+    assert compact.encoding == "compact" and compact.nvars > 20
+    assert compact.key is not None and compact.key.aux
+
+
+def test_maze_cnf_finds_its_maze_through_the_comment(tmp_path):
+    maze_path = write(tmp_path / "mazes" / "small.txt", SMALL)
+    cnf_path = write(tmp_path / "cnfs" / "k3.cnf", maze_dimacs(maze_path))
+    instance = load_instance(cnf_path)
+    assert instance.kind == "maze-cnf" and instance.maze is not None
+    assert instance.maze.nodes == ["START", "A", "B"] and instance.maze.steps == 3
+
+
+def test_maze_cnf_finds_a_relative_maze_beside_it(tmp_path):
+    write(tmp_path / "small.txt", SMALL)
+    cnf_path = write(tmp_path / "other.cnf", maze_dimacs("small.txt"))
+    assert load_instance(cnf_path).maze is not None
+
+
+def test_maze_cnf_finds_a_sibling_maze_by_stem(tmp_path):
+    write(tmp_path / "small.txt", SMALL)
+    cnf_path = write(tmp_path / "small.cnf", maze_dimacs("gone/elsewhere.txt"))
+    assert load_instance(cnf_path).maze is not None
+
+
+def test_explicit_maze_wins_and_a_wrong_maze_is_refused(tmp_path):
+    cnf_path = write(tmp_path / "x.cnf", maze_dimacs("nowhere.txt"))
+    right = write(tmp_path / "right.maze", SMALL)
+    assert load_instance(cnf_path, maze_path=right).maze is not None
+    other = "START C\nGOLD\n1\nSTART TREASURES NEXT C\nC TREASURES GOLD NEXT\n"
+    wrong = write(tmp_path / "wrong.maze", other)
+    instance = load_instance(cnf_path, maze_path=wrong)
+    assert instance.maze is None
+    assert any("not used: it has no" in note for note in instance.notes)
+
+
+def test_other_tools_names_are_not_maze_atoms(tmp_path):
+    path = write(tmp_path / "p.cnf", "c var 1 Brit 1\nc var 2 Swede 2\np cnf 2 1\n1 2 0\n")
+    assert load_instance(path).kind == "cnf"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("p cnf 2 1\n1 x 0\n", ":2:"),
+        ("START A\nGOLD\nnot-a-number\n", "bad.txt:3:"),
+        ("p cnf 1 1\n1 0\n", None),
+    ],
+)
+def test_bad_input_is_a_format_error_with_a_line(tmp_path, text, message):
+    path = write(tmp_path / ("bad.txt" if text.startswith("START") else "bad.cnf"), text)
+    if message is None:
+        load_instance(path)
+        return
+    with pytest.raises(FormatError) as caught:
+        load_instance(path)
+    assert message in str(caught.value)
+
+
+def test_stdin_data_is_used_as_given():
+    instance = load_instance("-", data=b"p cnf 1 1\n-1 0\n")
+    assert instance.clauses == [[-1]] and instance.path is None and instance.name == "<stdin>"

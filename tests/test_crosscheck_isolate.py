@@ -1,0 +1,56 @@
+"""crosscheck.isolate: a forked call returns, raises, dies or overruns — and says which."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from crosscheck.isolate import CAN_FORK, call_isolated, describe_exception
+
+pytestmark = pytest.mark.skipif(not CAN_FORK, reason="needs os.fork")
+
+BIG = list(range(200_000))
+
+
+def test_value_comes_back_and_sees_the_callers_data():
+    outcome = call_isolated(lambda: sum(BIG), 10)
+    assert (outcome.kind, outcome.value, outcome.error) == ("ok", sum(BIG), None)
+
+
+def test_large_results_travel_whole():
+    assert call_isolated(lambda: [BIG, BIG], 10).value == [BIG, BIG]
+
+
+def test_exception_is_reported_not_raised():
+    outcome = call_isolated(lambda: {}["missing"], 10)
+    assert outcome.kind == "error" and outcome.error == "KeyError: 'missing'"
+
+
+def test_deadline_kills_the_child():
+    started = time.monotonic()
+    outcome = call_isolated(lambda: time.sleep(60), 0.3)
+    assert outcome.kind == "timeout"
+    assert time.monotonic() - started < 30
+
+
+def test_signal_death_is_a_crash():
+    outcome = call_isolated(lambda: os.kill(os.getpid(), signal.SIGTERM), 10)
+    assert outcome.kind == "crash" and "SIGTERM" in outcome.error
+
+
+def test_exit_without_answer_is_a_crash():
+    outcome = call_isolated(lambda: os._exit(7), 10)
+    assert outcome.kind == "crash" and "code 7" in outcome.error
+
+
+def test_unpicklable_result_is_an_error():
+    outcome = call_isolated(lambda: lambda: 1, 10)
+    assert outcome.kind == "error" and "cannot be sent back" in outcome.error
+
+
+def test_describe_exception():
+    assert describe_exception(ValueError("bad")) == "ValueError: bad"
+    assert describe_exception(MemoryError()) == "MemoryError"

@@ -1,0 +1,54 @@
+"""crosscheck.pool: every task gets exactly one result, whatever its worker does."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+from crosscheck.pool import run_pool
+
+
+def _work(index: int) -> int:
+    if index == 2:
+        os.kill(os.getpid(), signal.SIGKILL)  # the worker dies mid-task
+    if index == 4:
+        time.sleep(120)  # runaway: the watchdog must kill it
+    if index == 6:
+        raise ValueError("bad task")
+    return index * index
+
+
+def _lost(index: int, kind: str, reason: str) -> tuple[str, str]:
+    return (kind, reason)
+
+
+def test_every_task_has_one_result_and_the_pool_survives():
+    started = time.monotonic()
+    results = dict(run_pool(9, _work, _lost, jobs=2, watchdog=1.0))
+    assert time.monotonic() - started < 60
+    assert sorted(results) == list(range(9))
+    assert results[2] == ("crash", "the worker was killed by signal SIGKILL")
+    assert results[4] == ("timeout", "the worker ran more than 1 s on this instance")
+    assert results[6] == ("crash", "ValueError: bad task")
+    for index in (0, 1, 3, 5, 7, 8):
+        assert results[index] == index * index
+
+
+def test_one_job_and_no_tasks():
+    assert list(run_pool(3, lambda i: i + 1, _lost, jobs=1)) == [(0, 1), (1, 2), (2, 3)]
+    assert list(run_pool(0, lambda i: i, _lost, jobs=4)) == []
+
+
+def test_closing_early_kills_the_workers():
+    results = run_pool(5, lambda i: time.sleep(0.2 if i else 0) or os.getpid(), _lost, jobs=2)
+    _index, pid = next(results)
+    results.close()
+    time.sleep(0.2)
+    try:
+        os.kill(pid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    # the worker was told to stop or killed; a zombie is reaped by join, so it is gone
+    assert not alive

@@ -1,0 +1,81 @@
+"""crosscheck.report: the counts, medians and ratios of the summary are the right ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from crosscheck.report import failure_lines, summarize, summary_lines
+
+
+def run(status, seconds, outcome="agree", **extra):
+    return {"status": status, "seconds": seconds, "outcome": outcome, **extra}
+
+
+RECORDS = [
+    {"instance": "a", "verdict": "agree", "answer": "SAT",
+     "runs": {"dpll:cdcl": run("SAT", 0.4), "minisat22": run("SAT", 0.1)}},
+    {"instance": "b", "verdict": "agree", "answer": "UNSAT",
+     "runs": {"dpll:cdcl": run("UNSAT", 3.0, proof="verified"), "minisat22": run("UNSAT", 0.5)}},
+    {"instance": "c", "verdict": "timeout", "answer": "SAT", "timeout": 9,
+     "runs": {"dpll:cdcl": run("timeout", 9.0, "timeout"), "minisat22": run("SAT", 0.2)}},
+    {"instance": "d", "verdict": "disagree", "answer": "SAT",
+     "runs": {"dpll:cdcl": run("UNSAT", 1.0, "disagree", detail="says UNSAT", proof="rejected"),
+              "minisat22": run("SAT", 0.25)}},
+    {"instance": "e", "verdict": "bad-input", "answer": None, "error": "e:3: expected a literal",
+     "runs": {}},
+]  # fmt: skip
+
+
+def test_counts_medians_and_ratios():
+    summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
+    assert summary.instances == 5 and not summary.ok
+    assert summary.answers == {"SAT": 3, "UNSAT": 1, "unknown": 1}
+    ours, minisat = summary.rows
+    assert (ours.runs, ours.solved) == (4, 3)
+    assert (ours.outcomes["agree"], ours.outcomes["disagree"]) == (2, 1)
+    assert ours.outcomes["timeout"] == 1 and ours.invalid == 0
+    assert ours.total == pytest.approx(4.4) and ours.median == pytest.approx(1.0)
+    assert ours.median_ratio == pytest.approx(4.0)  # ratios 4, 6, 4
+    assert minisat.median_ratio == pytest.approx(1.0) and minisat.solved == 4
+    assert ours.proofs == {"verified": 1, "rejected": 1}
+    assert [r["instance"] for r in summary.failed] == ["d", "e"]
+    assert [r["instance"] for r in summary.timed_out] == ["c"]
+
+
+def test_text():
+    summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
+    lines = summary_lines(summary, elapsed=12.34)
+    assert lines[0] == (
+        "5 instances: 3 SAT, 1 UNSAT, 1 unknown; 1 disagreements, 0 invalid, 0 crashes, "
+        "1 timeouts, 1 bad input; 12.3 s"
+    )
+    header = lines[2].split()
+    assert header[:3] == ["solver", "runs", "solved"] and header[-2:] == ["x", "minisat22"]
+    row = "dpll:cdcl 4 3 2 1 0 0 1 4.400 1.000 4.00x"
+    assert lines[3].split() == row.split()
+    assert "proofs of dpll:cdcl: 1 rejected, 1 verified" in lines
+    failures = failure_lines(summary)
+    assert failures == [
+        "FAIL disagree: d",
+        "  dpll:cdcl: disagree: says UNSAT",
+        "FAIL bad-input: e",
+        "  e:3: expected a literal",
+        "timeout: c (dpll:cdcl)",
+    ]
+
+
+def test_without_minisat_there_is_no_ratio():
+    records = [{"instance": "a", "verdict": "agree", "answer": "SAT",
+                "runs": {"dpll:cdcl": run("SAT", 0.4)}}]  # fmt: skip
+    summary = summarize(records)
+    assert summary.reference is None and summary.rows[0].median_ratio is None
+    assert summary.ok
+    assert summary_lines(summary)[3].split()[-1] == "-"
+
+
+def test_external_minisat_is_the_reference_when_pysat_is_absent():
+    runs = {"dpll:cdcl": run("SAT", 0.4), "bin:minisat": run("SAT", 0.2)}
+    records = [{"instance": "a", "verdict": "agree", "answer": "SAT", "runs": runs}]
+    summary = summarize(records)
+    assert summary.reference == "bin:minisat"
+    assert summary.rows[0].median_ratio == pytest.approx(2.0)

@@ -1,0 +1,104 @@
+"""crosscheck.shrink: the delta debugger keeps the failure and gets small."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crosscheck.check import CheckOptions
+from crosscheck.generators import random_ksat
+from crosscheck.instances import Instance
+from crosscheck.registry import register_solver, unregister_solver
+from crosscheck.shrink import failure_signature, renumber, shrink_clauses, shrink_instance
+from dpll import Solver
+
+clauses = st.lists(
+    st.lists(st.integers(-9, 9).filter(bool), min_size=1, max_size=4), min_size=1, max_size=30
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(clauses, st.integers(1, 9))
+def test_shrinking_keeps_the_failure_and_never_grows(formula, var):
+    def fails(candidate):
+        return any(var in clause for clause in candidate)
+
+    if not fails(formula):
+        formula = [*formula, [var, 1]]
+    small, checks = shrink_clauses(formula, fails)
+    assert fails(small)
+    assert small == [[var]]  # one clause, one literal: the minimum for this failure
+    assert checks >= 1
+
+
+def test_shrinking_a_pair_condition():
+    rng = random.Random(3)
+    formula = [[rng.choice([-1, 1]) * rng.randint(1, 20) for _ in range(3)] for _ in range(200)]
+    formula += [[5, 6, 7], [-8, 9]]
+
+    def fails(candidate):  # needs a clause with 5 and a clause with -8
+        return any(5 in c for c in candidate) and any(-8 in c for c in candidate)
+
+    small, _ = shrink_clauses(formula, fails)
+    assert sorted(small) == [[-8], [5]]
+
+
+def test_the_check_budget_is_respected():
+    formula = [[i] for i in range(1, 200)]
+    small, checks = shrink_clauses(formula, lambda c: [150] in c, max_checks=5)
+    assert checks == 5 and [150] in small
+
+
+def test_renumber():
+    assert renumber([[9, -4], [], [4, 12]]) == ([[1, -2], [], [2, 3]], 3)
+
+
+class _FlipsWithThree:
+    """Test-only: claims UNSAT when its own model sets variable 3 true."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.inner = Solver(bootstrap_with=bootstrap_with)
+
+    def solve(self, assumptions=()):
+        verdict = self.inner.solve(assumptions)
+        return False if verdict and 3 in self.inner.get_model() else verdict
+
+    def get_model(self):
+        return self.inner.get_model()
+
+    def accum_stats(self):
+        return {}
+
+    def delete(self):
+        self.inner.delete()
+
+
+@pytest.fixture
+def flips():
+    register_solver("test:flips-with-3", _FlipsWithThree)
+    yield "test:flips-with-3"
+    unregister_solver("test:flips-with-3")
+
+
+def test_shrink_instance_to_the_core_of_the_bug(flips):
+    options = CheckOptions(["minisat22", flips], timeout=30)
+    for seed in range(100):
+        formula = random_ksat(seed, 30)
+        instance = Instance(f"ksat-{seed}", formula.clauses, formula.nvars)
+        result = shrink_instance(instance, options)
+        if result is not None:
+            break
+    else:
+        pytest.fail("no instance made the faulty solver fail")
+    assert result.failures == frozenset({(flips, "disagree")})
+    assert len(result.clauses) <= 3 and result.nvars <= 3
+    assert failure_signature(result.record) >= result.failures
+
+
+def test_nothing_to_shrink_gives_none():
+    formula = random_ksat(1, 20)
+    instance = Instance("ok", formula.clauses, formula.nvars)
+    assert shrink_instance(instance, CheckOptions(["dpll", "minisat22"], timeout=30)) is None
