@@ -255,12 +255,12 @@ def crosscheck_command(
     elapsed = time.monotonic() - started
     everything = latest_records([*previous, *records], files, solvers)
     summary = summarize(everything, solvers)
+    if plot_path:  # first: a closed stdout (`| head`) must not cost the picture
+        write_plots(everything, plot_path, solvers=solvers)
     _echo_lines(summary_lines(summary, elapsed), err=out_err)
     _echo_lines(failure_lines(summary), err=out_err)
-    if plot_path:
-        write_plots(everything, plot_path, solvers=solvers)
-        if not quiet:
-            click.echo(f"plot: {plot_path}", err=True)
+    if plot_path and not quiet:
+        click.echo(f"plot: {plot_path}", err=True)
     if interrupted:
         click.echo(
             f"interrupted after {len(records)} of {len(todo)} instances"

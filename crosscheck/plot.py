@@ -106,17 +106,22 @@ def write_plots(
 def _scatter(axis: Any, points: list, ours: str, reference: str, cap: float) -> None:
     colours = {"SAT": "tab:blue", "UNSAT": "tab:red", "unknown": "tab:gray"}
     for answer, colour in colours.items():
-        xs = [x for x, _y, a in points if a == answer]
-        ys = [y for _x, y, a in points if a == answer]
-        if xs:
-            axis.scatter(xs, ys, s=12, c=colour, alpha=0.7, label=f"{answer} ({len(xs)})")
+        for finished in (True, False):
+            chosen = [(x, y) for x, y, a in points if a == answer and (cap in (x, y)) != finished]
+            if not chosen:
+                continue
+            label = f"{answer}{'' if finished else ', unfinished'} ({len(chosen)})"
+            axis.scatter(*zip(*chosen, strict=True), s=14 if finished else 22, c=colour,
+                         alpha=0.7, marker="o" if finished else "x", label=label)  # fmt: skip
     values = [v for x, y, _a in points for v in (x, y)] or [_FLOOR, cap]
-    low, high = min(values) / 2, max(max(values) * 2, cap)
+    unfinished = cap in values
+    low, high = min(values) / 2, max(values) * (1.5 if unfinished else 2)
     for factor, style in ((1, "-"), (10, "--"), (100, ":")):
         axis.plot([low, high], [low * factor, high * factor], "k" + style, lw=0.8,
                   label="1x" if factor == 1 else f"{factor}x")  # fmt: skip
-    axis.axhline(cap, color="gray", lw=0.6)
-    axis.axvline(cap, color="gray", lw=0.6)
+    if unfinished:  # the runs that did not finish sit on these lines
+        axis.axhline(cap, color="gray", lw=0.6)
+        axis.axvline(cap, color="gray", lw=0.6)
     axis.set_xscale("log")
     axis.set_yscale("log")
     axis.set_xlim(low, high)
@@ -125,4 +130,4 @@ def _scatter(axis: Any, points: list, ours: str, reference: str, cap: float) -> 
     axis.set_ylabel(f"{ours} solve time (s, log)")
     axis.set_title(f"{ours} against {reference}, per instance")
     axis.grid(True, which="both", alpha=0.3)
-    axis.legend(loc="upper left", fontsize="small")
+    axis.legend(loc="lower right", fontsize="small")
