@@ -26,6 +26,7 @@ from formats.streams import atomic_output, display_name, read_text
 from maze.cnf import ENCODINGS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
+from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import read_maze
 from maze.pipeline import Attempt, MazeSolveError, solve_maze
@@ -93,7 +94,11 @@ def encode_command(
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
-    cnf.write(output, to, inputs=(maze_file,))
+    try:
+        cnf.write(output, to, inputs=(maze_file,))
+    except KeyboardInterrupt:  # the atomic writer has removed its temporary file
+        click.echo("interrupted: nothing written", err=True)
+        sys.exit(130)
     if _progress(quiet) and output != "-":
         click.echo(
             f"{output}: {cnf.clause_count} clauses over {cnf.nvars} variables "
@@ -113,10 +118,18 @@ def _looks_like_result(text: str) -> bool:
     return False
 
 
-def _read_cnf(path: str, strict: bool) -> Formula:
-    """The CNF that was solved: DIMACS or a DP input (front-end output), detected."""
-    formula, _kind = read_formula(path, strict=strict)
-    return formula
+def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
+    """The CNF that was solved (DIMACS or a DP input, detected) and the key it carries.
+
+    The key comes from ``c var N NAME`` comments, or from a DP input's back
+    matter; errors in it name the CNF file and, for back matter, its line.
+    """
+    formula, kind = read_formula(path, strict=strict)
+    name = display_name(path)
+    key = key_from_names(formula.names, name) if formula.names else None
+    if (key is None or not key.at) and formula.back_matter and kind == "assignment":
+        key = parse_key(formula.back_matter, name, _back_matter_line(read_text(path)))
+    return formula, key if key is not None and key.at else None
 
 
 def _back_matter_line(text: str) -> int:
@@ -167,7 +180,7 @@ def decode_command(
     name = display_name(answer)
     text = read_text(answer)
     maze = _read(maze_file, strict, quiet) if maze_file else None
-    formula = _read_cnf(cnf_file, strict) if cnf_file else None
+    formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
         print_warnings(formula.warnings, quiet)
     clauses = formula.clauses if formula is not None else None
@@ -183,20 +196,22 @@ def decode_command(
         valuation = None
         if result.status == "SAT":
             valuation = {abs(lit): lit > 0 for lit in (result.model or [])}
-        decoded = decode(valuation, formula, name, maze=maze, clauses=clauses, trim=trim)
+        decoded = decode(valuation, cnf_key, name, maze=maze, clauses=clauses, trim=trim)
     else:
-        output_of_dp = parse_dp_output(text, name)
-        key_source: Any = output_of_dp.back_matter
-        if formula is not None and (formula.names or formula.back_matter):
-            key_source = formula
+        dp_output = parse_dp_output(text, name)
+        print_warnings(dp_output.warnings, quiet)
+        first_line = _back_matter_line(text)
+        key_source: str | Key | None = dp_output.back_matter
+        if cnf_key is not None and not parse_key(dp_output.back_matter, name, first_line).at:
+            key_source = cnf_key  # the DP output's back matter names no atoms: use the CNF's
         decoded = decode(
-            output_of_dp.valuation,
+            dp_output.valuation,
             key_source,
             name,
             maze=maze,
             clauses=clauses,
             trim=trim,
-            key_line=_back_matter_line(text),
+            key_line=first_line,
         )
     inputs = tuple(p for p in (answer, cnf_file, maze_file) if p)
     with atomic_output(output, inputs=inputs) as handle:

@@ -424,3 +424,55 @@ def test_show_no_solution_path(tmp_path):
     result = run("show", EXAMPLE, "--path", path, "-o", tmp_path / "m.dot")
     assert result.exit_code == 0 and "NO SOLUTION" in result.stderr
     assert "penwidth" not in (tmp_path / "m.dot").read_text()
+
+
+def test_decode_takes_the_key_from_the_cnf_when_the_output_has_none(tmp_path, example_files):
+    bare = tmp_path / "bare.out"
+    text = example_files["dp_out"].read_text()
+    bare.write_text(text[: text.index("\n0\n") + 3])  # valuation and 0, no back matter
+    alone = run("decode", bare)
+    assert alone.exit_code == 1 and "no key names the At" in alone.stderr
+    for cnf in ("dp_in", "cnf"):
+        result = run("decode", bare, "--cnf", example_files[cnf], "--maze", EXAMPLE)
+        assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout)
+
+
+def test_decode_blames_the_cnf_for_a_bad_key(tmp_path, example_files):
+    bare = tmp_path / "bare.out"
+    text = example_files["dp_out"].read_text()
+    bare.write_text(text[: text.index("\n0\n") + 3])
+    cnf = tmp_path / "dup.txt"
+    cnf.write_text("1 2\n0\n1 At(START,0)\n2 At(START,0)\n")
+    result = run("decode", bare, "--cnf", cnf)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {cnf}:4: At(START,0) is named twice")
+
+
+def test_decode_prints_dp_output_warnings(tmp_path, example_files):
+    spaced = tmp_path / "spaced.out"
+    spaced.write_text("\n" + example_files["dp_out"].read_text())
+    result = run("decode", spaced)
+    assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout)
+    assert result.stderr.startswith(f"warning: {spaced}:1: blank line")
+    assert run("decode", spaced, "-q").stderr == ""
+
+
+def test_encode_interrupted_leaves_nothing(tmp_path, monkeypatch):
+    def interrupted(self, handle):
+        handle.write("-1 -2\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("maze.cnf.MazeCNF.write_dp_input", interrupted)
+    out = tmp_path / "out.txt"
+    result = run("encode", EXAMPLE, "-o", out)
+    assert result.exit_code == 130 and result.stderr == "interrupted: nothing written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_interrupted(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("maze.cli.solve_maze", interrupted)
+    result = run("solve", EXAMPLE)
+    assert result.exit_code == 0 and result.stdout == "" and "interrupted" in result.stderr
