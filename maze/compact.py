@@ -79,12 +79,9 @@ def at_most_one_place(maze: Maze, atoms: Atoms) -> Clauses:
     for time in range(maze.steps + 1):
         x = time * n  # x + i is At(node_i, time) for i = 1..n
         s = atoms.count + time * registers  # s + j is Aux(amo,time,j) for j = 1..n-1
-        for i in range(1, n):
-            yield [-(x + i), s + i]
-        for i in range(2, n):
-            yield [-(s + i - 1), s + i]
-        for i in range(2, n + 1):
-            yield [-(x + i), -(s + i - 1)]
+        yield from [[-(x + i), s + i] for i in range(1, n)]
+        yield from [[-(s + i - 1), s + i] for i in range(2, n)]
+        yield from [[-(x + i), -(s + i - 1)] for i in range(2, n + 1)]
 
 
 def at_most_one_place_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
@@ -117,8 +114,9 @@ def arrive_from_a_neighbour(maze: Maze, atoms: Atoms) -> Clauses:
     rows = _predecessors(maze, atoms)
     for time in range(maze.steps):
         here = time * n + 1
-        for i, sources in enumerate(rows):
-            yield [-(here + n + i), *[here + j for j in sources]]
+        yield from [
+            [-(here + n + i), *[here + j for j in sources]] for i, sources in enumerate(rows)
+        ]
 
 
 def arrive_from_a_neighbour_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:

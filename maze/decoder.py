@@ -130,11 +130,14 @@ def first_time_all_held(valuation: Mapping[int, bool], key: Key) -> int | None:
 
 
 def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool], file: str) -> None:
-    """Raise FormatError unless every clause has a true literal under ``valuation``."""
-    get = valuation.get
+    """Raise FormatError unless every clause has a true literal under ``valuation``.
+
+    An atom the valuation leaves out satisfies nothing (partial models are allowed).
+    """
+    true = {atom if value else -atom for atom, value in valuation.items()}
+    isdisjoint = true.isdisjoint
     for number, clause in enumerate(clauses, start=1):
-        # an atom the valuation leaves out satisfies nothing (partial models are allowed)
-        if not any(get(abs(lit)) is (lit > 0) for lit in clause):
+        if isdisjoint(clause):
             shown = " ".join(map(str, clause)) or "(empty clause)"
             raise FormatError(
                 file, None, f"the model does not satisfy clause {number} of the CNF: {shown}"

@@ -135,8 +135,7 @@ def move_on_edges(maze: Maze, atoms: Atoms) -> Clauses:
     for time in range(maze.steps):
         here = time * n + 1
         there = here + n
-        for i, targets in rows:
-            yield [-(here + i), *[there + j for j in targets]]
+        yield from [[-(here + i), *[there + j for j in targets]] for i, targets in rows]
 
 
 def move_on_edges_lines(maze: Maze, atoms: Atoms, end: str) -> Iterator[str]:
