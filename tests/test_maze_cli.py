@@ -363,7 +363,7 @@ def test_generate_is_deterministic_and_readable(tmp_path):
 
 
 def test_generate_planted():
-    args = ("generate", "--nodes", "300", "--treasures", "8", "--steps", "25", "--planted")
+    args = ("generate", "--nodes", "120", "--treasures", "6", "--steps", "15", "--planted")
     result = run(*args, "--seed", "4")
     assert result.exit_code == 0
     solved = run("solve", "-", "--solver", "minisat22", stdin=result.stdout)
