@@ -102,7 +102,7 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
         click.option(
             seed_flag, "seed", type=int, default=0, show_default=True, help="Seed of our solvers."
         ),
-        click.option("--quiet", "-q", is_flag=True, help="No progress and no notes on stderr."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress and no warnings on stderr."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -151,6 +151,11 @@ class _Progress:
         if self.shown:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+def _note(instance: str, note: str) -> str:
+    """A loader's note as a ``warning:`` line that names the file."""
+    return f"warning: {note}" if note.startswith(instance + ":") else f"warning: {instance}: {note}"
 
 
 def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
@@ -245,6 +250,9 @@ def crosscheck_command(
             if record["verdict"] == "bad-input":
                 progress.close()
                 click.echo(f"error: {record['error']}", err=True)
+            elif record.get("notes") and not quiet:
+                progress.close()
+                _echo_lines((_note(record["instance"], n) for n in record["notes"]), err=True)
             progress.advance(record["verdict"] not in ("agree", "timeout"))
     except KeyboardInterrupt:
         interrupted = True

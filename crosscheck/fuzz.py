@@ -60,7 +60,6 @@ def fuzz_instance(family: str, seed: int, max_vars: int = 200) -> Instance:
     elif family in ("cnfuzz", "ksat"):
         formula = (cnfuzz if family == "cnfuzz" else random_ksat)(seed, max_vars)
         instance = Instance(f"{family}-{seed}", formula.clauses, formula.nvars, "cnf", family)
-        instance.notes = formula.comments[1:2]
     else:
         raise ValueError(f"unknown fuzz family {family!r} (valid: {', '.join(FAMILIES)})")
     instance.seed = seed

@@ -180,7 +180,8 @@ def _maze_candidates(path: str | None, comments: list[str], explicit: str | None
 
 
 def _find_maze(key: Key, candidates: list[str], notes: list[str]) -> Maze | None:
-    """The first candidate maze file that reads and holds every node and treasure of the key."""
+    """The first candidate maze file that reads and has exactly the key's nodes (and its
+    treasures, when the key names Has atoms)."""
     for candidate in candidates:
         if not os.path.isfile(candidate):
             continue
@@ -189,12 +190,24 @@ def _find_maze(key: Key, candidates: list[str], notes: list[str]) -> Maze | None
         except (FormatError, OSError) as exc:
             notes.append(f"maze file {candidate} not used: {exc}")
             continue
-        missing = [n for n in key.nodes if n not in set(maze.nodes)]
-        missing += [t for t in key.treasures if t not in set(maze.treasures)]
-        if missing:
-            notes.append(f"maze file {candidate} not used: it has no {missing[0]}")
+        why = _mismatch("node", key.nodes, maze.nodes)
+        if key.has:
+            why = why or _mismatch("treasure", key.treasures, maze.treasures)
+        if why:
+            notes.append(f"maze file {candidate} not used: {why}")
             continue
         return maze.with_steps(key.steps)
+    return None
+
+
+def _mismatch(what: str, named: list[str], declared: list[str]) -> str | None:
+    """Why the key's names differ from the maze's, or None when they are the same set."""
+    missing = [name for name in named if name not in set(declared)]
+    if missing:
+        return f"it has no {what} {missing[0]}"
+    extra = [name for name in declared if name not in set(named)]
+    if extra:
+        return f"the CNF has no atoms for its {what} {extra[0]}"
     return None
 
 

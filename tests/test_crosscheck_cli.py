@@ -200,6 +200,15 @@ def test_json_to_stdout_moves_the_summary_to_stderr(batch):
     assert result.stderr.startswith("1 instances: 1 SAT")
 
 
+def test_loader_warnings_go_to_stderr_unless_quiet(tmp_path):
+    cnf = tmp_path / "short.cnf"
+    cnf.write_text("p cnf 3 5\n1 2 0\n-1 0\n")
+    result = invoke("crosscheck", str(cnf))
+    assert result.exit_code == 0
+    assert result.stderr == f"warning: {cnf}:1: header declares 5 clauses but the file has 2\n"
+    assert invoke("crosscheck", str(cnf), "--quiet").stderr == ""
+
+
 def test_stdin(tmp_path):
     result = invoke("crosscheck", "-", input=UNSAT_CNF)
     assert result.exit_code == 0 and result.stdout.startswith("1 instances: 0 SAT, 1 UNSAT")

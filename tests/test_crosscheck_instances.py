@@ -159,7 +159,11 @@ def test_explicit_maze_wins_and_a_wrong_maze_is_refused(tmp_path):
     wrong = write(tmp_path / "wrong.maze", other)
     instance = load_instance(cnf_path, maze_path=wrong)
     assert instance.maze is None
-    assert any("not used: it has no" in note for note in instance.notes)
+    assert any("not used: it has no node A" in note for note in instance.notes)
+    bigger = write(tmp_path / "bigger.maze", SMALL.replace("START A B\n", "START A B C\n"))
+    instance = load_instance(cnf_path, maze_path=bigger)
+    assert instance.maze is None
+    assert any("the CNF has no atoms for its node C" in note for note in instance.notes)
 
 
 def test_other_tools_names_are_not_maze_atoms(tmp_path):
