@@ -8,7 +8,8 @@ Features (each measured before it was kept; see bench/README.md):
   separate implicit watch lists; ``trail``/``trail_lim``/``qhead``; no recursion anywhere;
 - 1UIP conflict analysis with recursive learned-clause minimisation (MiniSat's
   ``litRedundant`` with abstract levels), non-chronological backjumping;
-- VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving;
+- VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving, and target
+  phases (the values of the longest conflict-free trail seen, as in CaDiCaL);
 - Luby restarts (unit 100) or glucose-style restarts (EMA of learnt-clause LBD);
 - learned-clause deletion by LBD (glucose schedule; LBD <= 2 kept forever);
 - assumptions with a final-conflict core (MiniSat's ``analyzeFinal``);
@@ -83,8 +84,11 @@ def _to_dimacs(lits: list[int]) -> list[int]:
 class CDCLEngine:
     """A conflict-driven clause-learning engine implementing `dpll.engine.Engine`.
 
-    ``restarts`` is ``"luby"`` (default) or ``"glucose"``; ``seed`` (0 = none) perturbs
-    the initial variable order and phases; ``proof`` receives DRUP steps.
+    ``restarts`` is ``"luby"`` (default, ``luby_unit`` conflicts per unit) or
+    ``"glucose"``; ``seed`` (0 = none) perturbs the initial variable order and phases;
+    ``proof`` receives DRUP steps. Learnt clauses are reduced after ``first_reduce``
+    conflicts, then every ``first_reduce + k * reduce_inc``. ``target_phase`` decides
+    with the values of the longest conflict-free trail seen (else the saved phase).
     """
 
     def __init__(
@@ -97,8 +101,9 @@ class CDCLEngine:
         restarts: str = "luby",
         luby_unit: int = 100,
         var_decay: float = 0.95,
-        first_reduce: int = 2000,
-        reduce_inc: int = 300,
+        first_reduce: int = 1000,
+        reduce_inc: int = 100,
+        target_phase: bool = True,
     ) -> None:
         if restarts not in ("luby", "glucose"):
             raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
@@ -112,12 +117,15 @@ class CDCLEngine:
         self.first_reduce = first_reduce
         self.reduce_inc = reduce_inc
         self.rng = random.Random(seed) if seed else None
+        self.use_target = target_phase
+        self.target_len = 0  # length of the conflict-free trail the target phases hold
 
         self.nvars = 0
         self.val: list[int] = [0, 0]  # by literal code
         self.level: list[int] = [0]  # by variable
         self.reason: list[object] = [None]
         self.phase: list[int] = [1]  # 1 = negative first (MiniSat's default)
+        self.target: list[int] = [-1]  # target phase by variable; -1 = none
         self.act: list[float] = [0.0]
         self.inheap: list[bool] = [False]
         self.seen: list[int] = [0]
@@ -165,6 +173,7 @@ class CDCLEngine:
         self.nvars = nvars
         self.val.extend([0] * (2 * grow))
         self.level.extend([0] * grow)
+        self.target.extend([-1] * grow)
         self.reason.extend([None] * grow)
         self.seen.extend([0] * grow)
         self.watches.extend([None] * (2 * grow))
@@ -396,7 +405,6 @@ class CDCLEngine:
         trail = self.trail
         act = self.act
         inheap = self.inheap
-        heap = self.heap
         inc = self.var_inc
         dl = len(self.trail_lim)
         learnt = [0]
@@ -415,9 +423,7 @@ class CDCLEngine:
                     if a > _RESCALE:
                         self._rescale()
                         inc = self.var_inc
-                        heap = self.heap
-                    elif inheap[w]:
-                        heappush(heap, (-a, w))
+                    inheap[w] = False  # entry stale: pushed again when w is unassigned
                     if level[w] >= dl:
                         path += 1
                     else:
@@ -578,7 +584,8 @@ class CDCLEngine:
         self.qhead = lim
 
     def pick_branch_lit(self) -> int:
-        """The unassigned variable of highest activity with its saved phase, or -1."""
+        """The unassigned variable of highest activity with its target (else saved)
+        phase, as a literal code; -1 when every variable is assigned."""
         heap = self.heap
         if len(heap) > 4 * self.nvars + 1000:
             self._rebuild_heap()
@@ -592,7 +599,8 @@ class CDCLEngine:
                 continue  # stale entry: a fresher one exists or the variable is assigned
             inheap[v] = False
             if val[2 * v] == 0:
-                return 2 * v | self.phase[v]
+                t = self.target[v]
+                return 2 * v | (t if t >= 0 else self.phase[v])
         return -1
 
     # --------------------------------------------------------------- learning
@@ -795,6 +803,8 @@ class CDCLEngine:
                 if not trail_lim:
                     self._set_unsat()
                     return False
+                if self.use_target and trail_lim[-1] > self.target_len:
+                    self._save_target(trail_lim[-1])
                 learnt, bt = analyze(confl)
                 self.cancel_until(bt)
                 self._learn(learnt)
@@ -843,6 +853,13 @@ class CDCLEngine:
                 self.n_decisions += 1
             trail_lim.append(len(self.trail))
             self._enqueue(nxt, None)
+
+    def _save_target(self, size: int) -> None:
+        """Remember the values of ``trail[:size]`` (conflict-free) as target phases."""
+        self.target_len = size
+        target = self.target
+        for lit in self.trail[:size]:
+            target[lit >> 1] = lit & 1
 
     # ----------------------------------------------------------------- results
 
