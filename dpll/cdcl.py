@@ -738,6 +738,10 @@ class CDCLEngine:
         if top > self.nvars:
             self.ensure_vars(top)
         assume = [2 * l if l > 0 else -2 * l + 1 for l in assumptions]
+        # repeated or already-true assumptions open empty levels: more levels than variables
+        missing = self.nvars + len(assume) + 1 - len(self.level_stamp)
+        if missing > 0:
+            self.level_stamp.extend([0] * missing)
         max_conflicts = None if limits.conflicts is None else self.n_conflicts + limits.conflicts
         max_props = (
             None if limits.propagations is None else self.n_propagations + limits.propagations

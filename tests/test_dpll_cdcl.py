@@ -115,6 +115,13 @@ def test_contradictory_assumptions_give_both_in_the_core() -> None:
     assert solve(engine, [2, 2]) is True  # repeated assumption: an empty level, no harm
 
 
+def test_many_repeated_assumptions_open_more_levels_than_variables() -> None:
+    clauses = pigeonhole(4)  # 20 variables, needs conflicts at levels above 60
+    engine = CDCLEngine(0, clauses)
+    assert solve(engine, [20] * 60) is False
+    assert set(engine.core()) <= {20}
+
+
 def test_assumption_false_at_top_level_is_the_whole_core() -> None:
     engine = CDCLEngine(2, [[-1], [1, 2]])
     assert solve(engine, [2, 1]) is False
