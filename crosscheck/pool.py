@@ -6,6 +6,8 @@ costs that task only.
 worker runs in its own process group, so killing it also kills the solver
 processes it started. Tasks are indices: the workers are forks of the caller
 and already hold whatever the indices refer to; only results are pickled.
+Where ``fork`` does not exist (Windows) the tasks run one after the other in
+the caller's process, without that protection.
 """
 
 from __future__ import annotations
@@ -77,6 +79,17 @@ def _death(process: Any) -> str:
     return f"the worker exited with code {code}"
 
 
+def _run_inline(
+    count: int, work: Callable[[int], R], lost: Callable[[int, str, str], R]
+) -> Iterator[tuple[int, R]]:
+    """Where processes cannot be forked: one task after the other in this process."""
+    for index in range(count):
+        try:
+            yield index, work(index)
+        except Exception as exc:
+            yield index, lost(index, "crash", f"{type(exc).__name__}: {exc}")
+
+
 def run_pool(
     count: int,
     work: Callable[[int], R],
@@ -94,6 +107,9 @@ def run_pool(
     (or an exception in the caller) kills every worker.
     """
     if count <= 0:
+        return
+    if "fork" not in multiprocessing.get_all_start_methods():
+        yield from _run_inline(count, work, lost)
         return
     context = multiprocessing.get_context("fork")
     pending = deque(range(count))

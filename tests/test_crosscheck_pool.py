@@ -52,3 +52,18 @@ def test_closing_early_kills_the_workers():
         alive = False
     # the worker was told to stop or killed; a zombie is reaped by join, so it is gone
     assert not alive
+
+
+def test_without_fork_tasks_run_inline(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+
+    def work(index: int) -> int:
+        if index == 1:
+            raise ValueError("bad")
+        return os.getpid()
+
+    results = dict(run_pool(3, work, _lost, jobs=2))
+    assert results[0] == results[2] == os.getpid()
+    assert results[1] == ("crash", "ValueError: bad")
