@@ -10,9 +10,11 @@ It gives the answers the encoding defines, so it can check every SAT answer:
   treasure must be held.
 
 Layer i holds the states (node, set of treasures) reachable in i moves.
-Two prunings keep the layers small without changing the answer: a state is
+Three prunings keep the layers small without changing the answer: a state is
 dropped when some missing treasure is farther (in moves) than the time left,
-or when the node cannot make the moves left (dead ends). Treasure sets are
+when the node cannot make the moves left (dead ends), or when the same node
+is reached holding a superset of its treasures (dominance; not when counting
+walks). Treasure sets are
 bit masks; states are ints ``mask * n + node``.
 """
 
@@ -115,6 +117,7 @@ def _layers(graph: _Graph, steps: int, *, exact: bool) -> tuple[list[dict[int, i
                 if mask != full and not graph.slack_ok(w, mask, left):
                     continue
                 layer[nxt] = state
+        layer = _maximal(layer, n)
         layers.append(layer)
         if not layer:
             return layers, None
@@ -127,6 +130,30 @@ def _layers(graph: _Graph, steps: int, *, exact: bool) -> tuple[list[dict[int, i
             if state // n == full:
                 return layers, state
     return layers, None
+
+
+def _maximal(layer: dict[int, int], n: int) -> dict[int, int]:
+    """The layer without dominated states: (v, held) goes when (v, more) is there, more ⊇ held.
+
+    Whatever completes the smaller set from v completes the larger one too, so
+    the answer (a walk exists, the least K) does not change.
+    """
+    by_node: dict[int, list[int]] = {}
+    for state in layer:
+        held, v = divmod(state, n)
+        by_node.setdefault(v, []).append(held)
+    if len(by_node) == len(layer):
+        return layer
+    kept: dict[int, int] = {}
+    for v, sets in by_node.items():
+        sets.sort(key=int.bit_count, reverse=True)
+        maximal: list[int] = []
+        for held in sets:
+            if not any(held | bigger == bigger for bigger in maximal):
+                maximal.append(held)
+                state = held * n + v
+                kept[state] = layer[state]
+    return kept
 
 
 def _path(graph: _Graph, layers: list[dict[int, int]], goal: int) -> list[str]:
