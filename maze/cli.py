@@ -38,6 +38,8 @@ from maze.writer import maze_text
 EXIT_SOLVED = 10
 EXIT_NO_SOLUTION = 20
 EXIT_UNKNOWN = 0
+BIG_ENCODING = 2_000_000
+"""Above this many clauses, ``solve`` suggests the compact encoding."""
 
 
 def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maze:
@@ -283,6 +285,12 @@ def solve_command(
     Exit 10 when a path is found, 20 when there is none, 0 when interrupted.
     """
     maze = _read(maze_file, strict, quiet, steps)
+    if encoding == "assignment":
+        size = encode(maze, "assignment").clause_count
+        if size > BIG_ENCODING:
+            compact = encode(maze, "compact").clause_count
+            note = f"{size:,} clauses with the assignment encoding; "
+            print_warnings([_note(maze.name, note + f"--encoding compact gives {compact:,}")], quiet)
 
     def report(record: Attempt) -> None:
         if shortest and not quiet and not as_json:

@@ -476,3 +476,14 @@ def test_solve_interrupted(monkeypatch):
     monkeypatch.setattr("maze.cli.solve_maze", interrupted)
     result = run("solve", EXAMPLE)
     assert result.exit_code == 0 and result.stdout == "" and "interrupted" in result.stderr
+
+
+def test_solve_suggests_compact_for_big_mazes(monkeypatch):
+    monkeypatch.setattr("maze.cli.BIG_ENCODING", 300)
+    result = run("solve", EXAMPLE)
+    assert result.exit_code == 10
+    assert result.stderr == (
+        f"warning: {EXAMPLE}: 334 clauses with the assignment encoding; "
+        "--encoding compact gives 301\n"
+    )
+    assert run("solve", EXAMPLE, "--encoding", "compact").stderr == ""
