@@ -289,8 +289,8 @@ def solve_command(
         size = encode(maze, "assignment").clause_count
         if size > BIG_ENCODING:
             compact = encode(maze, "compact").clause_count
-            note = f"{size:,} clauses with the assignment encoding; "
-            print_warnings([_note(maze.name, note + f"--encoding compact gives {compact:,}")], quiet)
+            note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
+            print_warnings([_note(maze.name, f"{note}{compact:,}")], quiet)
 
     def report(record: Attempt) -> None:
         if shortest and not quiet and not as_json:
