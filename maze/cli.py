@@ -76,7 +76,7 @@ def maze_group() -> None:
     type=click.Choice(ENCODINGS),
     default="assignment",
     show_default=True,
-    help="assignment: exactly the 8 categories. compact: at-most-one as a sequential counter.",
+    help="assignment: exactly the 8 categories. compact: far fewer clauses, same answers.",
 )
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
 @click.option("--strict", is_flag=True, help="Treat warnings (name lengths, …) as errors.")
@@ -259,7 +259,13 @@ def _attempt_line(record: Attempt) -> str:
     callback=_check_solver,
     help="dpll, dpll:classic[/HEURISTIC], or a PySAT solver (minisat22, cadical153, glucose4, …).",
 )
-@click.option("--encoding", type=click.Choice(ENCODINGS), default="assignment", show_default=True)
+@click.option(
+    "--encoding",
+    type=click.Choice(ENCODINGS),
+    default="assignment",
+    show_default=True,
+    help="assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).",
+)
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
 @click.option("--shortest", is_flag=True, help="Find the least K (0..K) that has a path.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for our solver.")
