@@ -41,7 +41,7 @@ from crosscheck.fuzz import (
 from crosscheck.instances import discover, load_instance
 from crosscheck.plot import PlotUnavailable, load_pyplot, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
-from crosscheck.report import failure_lines, summarize, summary_lines
+from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import fail, report_errors
@@ -373,6 +373,7 @@ def fuzz_command(
         err=out_err,
     )
     _echo_lines(summary_lines(summary), err=out_err)
+    _echo_lines(notice_lines(summary), err=out_err)
     for record in sorted(failures, key=lambda r: r["seed"]):
         what = ", ".join(
             f"{name} {run['outcome']}"

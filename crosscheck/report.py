@@ -88,6 +88,7 @@ class Summary:
     reference: str | None
     failed: list[dict[str, Any]]
     timed_out: list[dict[str, Any]]
+    records: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -125,7 +126,7 @@ def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) ->
     failed = [record for record in records if record["verdict"] in FAILED_VERDICTS]
     timed_out = [record for record in records if record["verdict"] == "timeout"]
     return Summary(
-        len(records), answers, verdicts, list(rows.values()), reference, failed, timed_out
+        len(records), answers, verdicts, list(rows.values()), reference, failed, timed_out, records
     )
 
 
@@ -187,7 +188,8 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
 
 
 def failure_lines(summary: Summary, limit_timeouts: int = 10) -> list[str]:
-    """One block per failed instance (which solver, what went wrong), then the timeouts."""
+    """One block per failed instance (which solver, what went wrong), then the timeouts and
+    the proofs that could not be checked in time (at most ``limit_timeouts`` of each)."""
     lines: list[str] = []
     for record in summary.failed:
         lines.append(f"FAIL {record['verdict']}: {record['instance']}")
@@ -196,11 +198,28 @@ def failure_lines(summary: Summary, limit_timeouts: int = 10) -> list[str]:
         for name, run in record.get("runs", {}).items():
             if run["outcome"] != "agree" and run["outcome"] != "timeout":
                 lines.append(f"  {name}: {run['outcome']}: {run.get('detail', '')}".rstrip(": "))
-    shown = summary.timed_out[:limit_timeouts]
+    return lines + notice_lines(summary, limit_timeouts)
+
+
+def notice_lines(summary: Summary, limit: int = 10) -> list[str]:
+    """What did not fail but was not fully checked: timeouts, then proofs left unchecked
+    (at most ``limit`` of each)."""
+    lines: list[str] = []
+    shown = summary.timed_out[:limit]
     for record in shown:
         slow = [name for name, run in record.get("runs", {}).items() if run["outcome"] == "timeout"]
         why = ", ".join(slow) or record.get("error", "")
         lines.append(f"timeout: {record['instance']} ({why})")
     if len(summary.timed_out) > len(shown):
         lines.append(f"… and {len(summary.timed_out) - len(shown)} more timeouts")
+    unchecked = [
+        (record["instance"], name, run["proof"])
+        for record in summary.records
+        for name, run in record.get("runs", {}).items()
+        if run.get("proof", "").startswith("unchecked")
+    ]
+    for instance, name, why in unchecked[:limit]:
+        lines.append(f"proof {why}: {instance} ({name})")
+    if len(unchecked) > limit:
+        lines.append(f"… and {len(unchecked) - limit} more unchecked proofs")
     return lines

@@ -23,21 +23,24 @@ RECORDS = [
               "minisat22": run("SAT", 0.25)}},
     {"instance": "e", "verdict": "bad-input", "answer": None, "error": "e:3: expected a literal",
      "runs": {}},
+    {"instance": "f", "verdict": "agree", "answer": "UNSAT",
+     "runs": {"dpll:cdcl": run("UNSAT", 2.0, proof="unchecked: the check took more than 9 s"),
+              "minisat22": run("UNSAT", 1.0)}},
 ]  # fmt: skip
 
 
 def test_counts_medians_and_ratios():
     summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
-    assert summary.instances == 5 and not summary.ok
-    assert summary.answers == {"SAT": 3, "UNSAT": 1, "unknown": 1}
+    assert summary.instances == 6 and not summary.ok
+    assert summary.answers == {"SAT": 3, "UNSAT": 2, "unknown": 1}
     ours, minisat = summary.rows
-    assert (ours.runs, ours.solved) == (4, 3)
-    assert (ours.outcomes["agree"], ours.outcomes["disagree"]) == (2, 1)
+    assert (ours.runs, ours.solved) == (5, 4)
+    assert (ours.outcomes["agree"], ours.outcomes["disagree"]) == (3, 1)
     assert ours.outcomes["timeout"] == 1 and ours.invalid == 0
-    assert ours.total == pytest.approx(4.4) and ours.median == pytest.approx(1.0)
-    assert ours.median_ratio == pytest.approx(4.0)  # ratios 4, 6, 4
-    assert minisat.median_ratio == pytest.approx(1.0) and minisat.solved == 4
-    assert ours.proofs == {"verified": 1, "rejected": 1}
+    assert ours.total == pytest.approx(6.4) and ours.median == pytest.approx(1.5)
+    assert ours.median_ratio == pytest.approx(4.0)  # ratios 4, 6, 4, 2
+    assert minisat.median_ratio == pytest.approx(1.0) and minisat.solved == 5
+    assert ours.proofs == {"verified": 1, "rejected": 1, "unchecked": 1}
     assert [r["instance"] for r in summary.failed] == ["d", "e"]
     assert [r["instance"] for r in summary.timed_out] == ["c"]
 
@@ -46,14 +49,14 @@ def test_text():
     summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
     lines = summary_lines(summary, elapsed=12.34)
     assert lines[0] == (
-        "5 instances: 3 SAT, 1 UNSAT, 1 unknown; 1 disagreements, 0 invalid, 0 crashes, "
+        "6 instances: 3 SAT, 2 UNSAT, 1 unknown; 1 disagreements, 0 invalid, 0 crashes, "
         "1 timeouts, 1 bad input; 12.3 s"
     )
     header = lines[2].split()
     assert header[:3] == ["solver", "runs", "solved"] and header[-2:] == ["x", "minisat22"]
-    row = "dpll:cdcl 4 3 2 1 0 0 1 4.400 1.000 4.00x"
+    row = "dpll:cdcl 5 4 3 1 0 0 1 6.400 1.500 4.00x"
     assert lines[3].split() == row.split()
-    assert "proofs of dpll:cdcl: 1 rejected, 1 verified" in lines
+    assert "proofs of dpll:cdcl: 1 rejected, 1 unchecked, 1 verified" in lines
     failures = failure_lines(summary)
     assert failures == [
         "FAIL disagree: d",
@@ -61,6 +64,7 @@ def test_text():
         "FAIL bad-input: e",
         "  e:3: expected a literal",
         "timeout: c (dpll:cdcl)",
+        "proof unchecked: the check took more than 9 s: f (dpll:cdcl)",
     ]
 
 
