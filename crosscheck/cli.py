@@ -216,7 +216,9 @@ def crosscheck_command(
     (the layered search gives the reference answer).
 
     PATH may be a file (.cnf, .cnf.gz/.xz/.bz2, a DP input, a maze .txt) or a folder,
-    searched recursively. Exit 0 when everything agrees and validates, 1 otherwise.
+    searched recursively. Exit 0 when everything agrees and validates (timeouts are
+    listed but do not fail), 1 when anything disagrees, is invalid, crashes or cannot
+    be read.
     """
     if resume and not json_path:
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
