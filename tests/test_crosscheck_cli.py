@@ -215,6 +215,7 @@ def test_stdin(tmp_path):
 
 
 def test_plot(batch, tmp_path):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
     png = tmp_path / "plot.png"
     result = invoke("crosscheck", str(batch), "--plot", str(png))
     assert result.exit_code == 0
