@@ -19,6 +19,13 @@ learning and Knuth's Algorithm B are the same algorithm class):
 
 The branching heuristics live in `dpll.heuristics`; the one asked for is
 bound once at construction.
+
+Measured cost of the pure-literal rule (its bookkeeping runs for every
+propagated literal): with ``jw``, medians over five seeds on the first ten
+SATLIB files, uf100 0.025 s with it against 0.012 s without, uuf100 0.13 s
+against 0.06 s, flat200 0.6 s against 0.2 s. It stays, because the
+textbook procedure the ``classic`` mode promises includes it; even so this
+search is 3-12x faster than SymPy's dpll2 on those families (bench/solve.py).
 """
 
 from __future__ import annotations
