@@ -130,6 +130,27 @@ def test_incremental_clauses_between_solves() -> None:
         assert engine.core() == []
 
 
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_one_proof_across_incremental_solves(heuristic: str) -> None:
+    """Lemmas logged under assumptions and before clauses were added stay valid."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        clauses = random_3sat(seed, 30, 3.6)
+        proof = ProofLog()
+        engine = ClassicEngine(30, clauses, heuristic=heuristic, seed=seed, proof=proof)
+        added = []
+        while (
+            solve(engine, [rng.choice([1, -1]) * rng.randint(1, 30) for _ in range(3)]) is not None
+        ):
+            if solve(engine) is False:
+                break
+            blocking = [-lit for lit in rng.sample(engine.model(), 4)]
+            engine.add_clause(blocking)
+            added.append(blocking)
+        assert proof.lines()[-1] == "0"
+        assert proof_verifies(30, clauses + added, proof), (heuristic, seed)
+
+
 def test_model_counts_by_blocking_clauses_match_brute_force() -> None:
     clauses = random_3sat(11, 8, 2.5)
     brute = 0
