@@ -10,7 +10,7 @@ Features (each measured before it was kept; see bench/README.md):
   ``litRedundant`` with abstract levels), non-chronological backjumping;
 - VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving, and target
   phases (the values of the longest conflict-free trail seen, as in CaDiCaL);
-- Luby restarts (unit 100) or glucose-style restarts (EMA of learnt-clause LBD);
+- Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - learned-clause deletion by LBD (glucose schedule; LBD <= 2 kept forever);
 - assumptions with a final-conflict core (MiniSat's ``analyzeFinal``);
 - budgets (conflicts, propagations, deadline) and an interrupt flag polled once per
@@ -99,7 +99,7 @@ class CDCLEngine:
         seed: int = 0,
         proof: ProofSink | None = None,
         restarts: str = "luby",
-        luby_unit: int = 100,
+        luby_unit: int = 1000,
         var_decay: float = 0.95,
         first_reduce: int = 1000,
         reduce_inc: int = 100,
