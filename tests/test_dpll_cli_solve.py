@@ -192,7 +192,6 @@ def test_satlib_instances_have_the_right_exit_codes() -> None:
 
 
 def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
-    pytest.importorskip("dpll.classic", reason="dpll.classic (the classic engine) not there yet")
     path = str(write(tmp_path, "unsat.cnf", UNSATISFIABLE))
     assert run([path, "--mode", "classic", "-q"]).exit_code == 20
     assert run([path, "--mode", "classic", "--heuristic", "vsids"]).exit_code == 2

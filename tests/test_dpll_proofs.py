@@ -139,7 +139,6 @@ def test_pigeonhole_proof_with_many_deletions_verifies() -> None:
 
 
 def test_classic_mode_proofs_verify() -> None:
-    pytest.importorskip("dpll.classic", reason="dpll.classic (the classic engine) not there yet")
     for seed in range(5):
         clauses = random_cnf(seed, 25, 6.0)
         with Solver(bootstrap_with=clauses, mode="classic", with_proof=True) as s:

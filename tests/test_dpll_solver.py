@@ -307,7 +307,6 @@ def test_proof_accessors() -> None:
 
 
 def test_classic_mode_through_the_facade() -> None:
-    pytest.importorskip("dpll.classic", reason="dpll.classic (the classic engine) not there yet")
     clauses = pigeonhole(3)
     with Solver(bootstrap_with=clauses, mode="classic") as s:
         assert s.solve() is False
