@@ -124,6 +124,7 @@ class Solver:
         self._time = 0.0
         self._time_accum = 0.0
         self._enum_stats = dict.fromkeys(STAT_KEYS, 0)
+        self._final_stats: dict[str, int] | None = None  # kept by delete()
         self._engine: Engine | None = self._new_engine(0, [], self._proof)
         if bootstrap_with is not None:
             self.append_formula(bootstrap_with)
@@ -342,7 +343,7 @@ class Solver:
         """Counters over every solve call: decisions, propagations, conflicts, restarts,
         learned (and splits for ``classic``)."""
         if self._engine is None:
-            return dict(getattr(self, "_final_stats", self._enum_stats))
+            return dict(self._final_stats or self._enum_stats)
         stats = dict(self._engine.stats())
         for key, value in self._enum_stats.items():
             stats[key] = stats.get(key, 0) + value
