@@ -29,6 +29,7 @@ subtree it refutes. The mask of the final conflict is the core.
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 from dpll.engine import STAT_KEYS, Limits
@@ -72,12 +73,17 @@ class Stopped(Exception):
     """Raised by `SearchBase.poll` when a limit is reached; the search answers None."""
 
 
-class SearchBase:
-    """Counters, limit polling and proof logging shared by the classic searches.
+class SearchBase(ABC):
+    """The solve loop, counters, limit polling and proof logging shared by the classic searches.
 
     Subclasses keep ``trail`` and ``decisions`` (the decision literal of each
-    level, ``-1`` for an assumption level that needed no decision).
+    level, ``-1`` for an assumption level that needed no decision), an ``ok``
+    flag (False once an empty clause was added), and provide ``ensure_vars``,
+    ``_reset`` (fresh counts for a solve call), ``_search`` and ``_clear``
+    (unassign everything).
     """
+
+    ok: bool
 
     def __init__(self, proof: ProofSink | None) -> None:
         self.proof = proof
@@ -87,6 +93,51 @@ class SearchBase:
         self.limits = Limits()
         self.start_conflicts = 0
         self.start_propagations = 0
+        self.model_lits: list[int] = []
+        self.core_lits: list[int] = []
+
+    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
+        """Search under the assumptions; True, False, or None when a limit stopped it."""
+        self.model_lits = []
+        self.core_lits = []
+        if not self.ok:
+            return False
+        for lit in assumptions:
+            self.ensure_vars(abs(lit))
+        self.begin(limits)
+        self.stats["splits"] += 1
+        self._reset()
+        try:
+            return self._search([code_of(lit) for lit in assumptions], assumptions)
+        except Stopped:
+            return None
+        finally:
+            self._clear()
+
+    @abstractmethod
+    def ensure_vars(self, nvars: int) -> None:
+        """Make variables 1..nvars known."""
+
+    @abstractmethod
+    def _reset(self) -> None:
+        """Fresh counts for a new solve call."""
+
+    @abstractmethod
+    def _search(self, assume: list[int], assumptions: list[int]) -> bool:
+        """The search from the root under ``assume`` (codes of ``assumptions``)."""
+
+    @abstractmethod
+    def _clear(self) -> None:
+        """Unassign everything."""
+
+    # -- answers ------------------------------------------------------------------
+    def model(self) -> list[int]:
+        """The model of the last True answer (every variable, signed, sorted)."""
+        return list(self.model_lits)
+
+    def core(self) -> list[int]:
+        """The core of the last False answer (a subset of its assumptions)."""
+        return list(self.core_lits)
 
     # -- limits ---------------------------------------------------------------
     def begin(self, limits: Limits) -> None:

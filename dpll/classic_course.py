@@ -40,13 +40,11 @@ from dpll.classic_base import (
     POLL_PROPAGATIONS,
     PURE,
     SearchBase,
-    Stopped,
-    code_of,
     core_from_mask,
 )
 
 if TYPE_CHECKING:
-    from dpll.engine import Limits, ProofSink
+    from dpll.engine import ProofSink
 
 EMPTY: tuple[()] = ()
 """Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
@@ -72,8 +70,6 @@ class CourseSearch(SearchBase):
         self.trail_lim: list[int] = []
         self.cursor_lim: list[int] = []
         self.ok = True
-        self.model_lits: list[int] = []
-        self.core_lits: list[int] = []
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
@@ -113,24 +109,6 @@ class CourseSearch(SearchBase):
                     o.append(index)
 
     # -- the search ---------------------------------------------------------------
-    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
-        """Search under the assumptions; True, False, or None when a limit stopped it."""
-        self.model_lits = []
-        self.core_lits = []
-        if not self.ok:
-            return False
-        for lit in assumptions:
-            self.ensure_vars(abs(lit))
-        self.begin(limits)
-        self.stats["splits"] += 1
-        self._reset()
-        try:
-            return self._search([code_of(lit) for lit in assumptions], assumptions)
-        except Stopped:
-            return None
-        finally:
-            self._clear()
-
     def _clear(self) -> None:
         """Unassign everything; the counters are rebuilt by the next `_reset`."""
         val = self.val
@@ -367,12 +345,3 @@ class CourseSearch(SearchBase):
             elif r == FLIPPED:
                 mask |= flipmask[v]
         return mask
-
-    # -- answers ------------------------------------------------------------------
-    def model(self) -> list[int]:
-        """The model of the last True answer (every variable, signed, sorted)."""
-        return list(self.model_lits)
-
-    def core(self) -> list[int]:
-        """The core of the last False answer (a subset of its assumptions)."""
-        return list(self.core_lits)

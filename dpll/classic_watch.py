@@ -40,8 +40,6 @@ from dpll.classic_base import (
     POLL_PROPAGATIONS,
     PURE,
     SearchBase,
-    Stopped,
-    code_of,
     core_from_mask,
 )
 from dpll.heuristics import make_picker
@@ -50,7 +48,7 @@ EMPTY: tuple[()] = ()
 """Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
 
 if TYPE_CHECKING:
-    from dpll.engine import Limits, ProofSink
+    from dpll.engine import ProofSink
 
 
 class WatchSearch(SearchBase):
@@ -86,8 +84,6 @@ class WatchSearch(SearchBase):
         self.static_order: list[int] | None = None
         self.cursor = 0
         self.cursor_lim: list[int] = []
-        self.model_lits: list[int] = []
-        self.core_lits: list[int] = []
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
@@ -162,24 +158,6 @@ class WatchSearch(SearchBase):
                     o.append(index)
 
     # -- the search ---------------------------------------------------------------
-    def solve(self, assumptions: list[int], limits: Limits) -> bool | None:
-        """Search under the assumptions; True, False, or None when a limit stopped it."""
-        self.model_lits = []
-        self.core_lits = []
-        if not self.ok:
-            return False
-        for lit in assumptions:
-            self.ensure_vars(abs(lit))
-        self.begin(limits)
-        self.stats["splits"] += 1
-        self._reset()
-        try:
-            return self._search([code_of(lit) for lit in assumptions], assumptions)
-        except Stopped:
-            return None
-        finally:
-            self._clear()
-
     def _reset(self) -> None:
         """Fresh counts for a new solve call (nothing is assigned between calls)."""
         self.sat = [0] * len(self.clauses)
@@ -489,12 +467,3 @@ class WatchSearch(SearchBase):
             elif r == FLIPPED:
                 mask |= flipmask[v]
         return mask
-
-    # -- answers ------------------------------------------------------------------
-    def model(self) -> list[int]:
-        """The model of the last True answer (every variable, signed, sorted)."""
-        return list(self.model_lits)
-
-    def core(self) -> list[int]:
-        """The core of the last False answer (a subset of its assumptions)."""
-        return list(self.core_lits)
