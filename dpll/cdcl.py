@@ -11,6 +11,8 @@ Features (each measured before it was kept; see bench/README.md):
 - VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving, and target
   phases (the values of the longest conflict-free trail seen, as in CaDiCaL);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
+- rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
+  spent some conflicts, given up when it stops getting closer to a model;
 - learned-clause deletion by LBD (glucose schedule; LBD <= 2 kept forever);
 - assumptions with a final-conflict core (MiniSat's ``analyzeFinal``);
 - budgets (conflicts, propagations, deadline) and an interrupt flag polled once per
@@ -33,10 +35,11 @@ import contextlib
 import gc
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
 
 from dpll.engine import Limits, ProofSink
+from dpll.walk import probsat
 
 _RESCALE = 1e100
 _POLL_DECISIONS = 2047  # poll budgets/interrupt every 2048 decisions without a conflict
@@ -89,6 +92,8 @@ class CDCLEngine:
     ``proof`` receives DRUP steps. Learnt clauses are reduced after ``first_reduce``
     conflicts, then every ``first_reduce + k * reduce_inc``. ``target_phase`` decides
     with the values of the longest conflict-free trail seen (else the saved phase).
+    ``walk`` rephases by local search at restarts once ``walk_min_conflicts`` have been
+    spent (see `rephase_walk` for ``walk_effort`` and ``walk_patience``).
     """
 
     def __init__(
@@ -104,6 +109,10 @@ class CDCLEngine:
         first_reduce: int = 1000,
         reduce_inc: int = 100,
         target_phase: bool = True,
+        walk: bool = True,
+        walk_min_conflicts: int = 1000,
+        walk_effort: float = 0.1,
+        walk_patience: int = 2,
     ) -> None:
         if restarts not in ("luby", "glucose"):
             raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
@@ -119,6 +128,16 @@ class CDCLEngine:
         self.rng = random.Random(seed) if seed else None
         self.use_target = target_phase
         self.target_len = 0  # length of the conflict-free trail the target phases hold
+        self.walk = walk
+        self.walk_min_conflicts = walk_min_conflicts
+        self.walk_effort = walk_effort
+        self.walk_patience = walk_patience
+        self.walk_rng = random.Random(seed)
+        self.walk_best = 1 << 62  # fewest unsatisfied clauses any walk reached
+        self.walk_fails = 0  # walks in a row that did not improve on walk_best
+        self.walk_props = 0  # propagation count at the last walk
+        self.n_walks = 0
+        self.n_flips = 0
 
         self.nvars = 0
         self.val: list[int] = [0, 0]  # by literal code
@@ -759,6 +778,12 @@ class CDCLEngine:
                     break
                 curr_restarts += 1
                 self.n_restarts += 1
+                if (
+                    self.walk
+                    and self.n_conflicts >= self.walk_min_conflicts
+                    and self.walk_fails < self.walk_patience
+                ):
+                    self.rephase_walk(lambda: self._out_of_budget(max_conflicts, max_props, limits))
         if status is True:
             val = self.val
             self._model = [v if val[2 * v] == 1 else -v for v in range(1, self.nvars + 1)]
@@ -857,6 +882,50 @@ class CDCLEngine:
                 self.n_decisions += 1
             trail_lim.append(len(self.trail))
             self._enqueue(nxt, None)
+
+    def rephase_walk(self, stop: Callable[[], bool] | None = None) -> None:
+        """At level 0: run probSAT from the current phases; its best assignment becomes
+        the target and saved phases (see `dpll.walk`).
+
+        The flip budget is ``walk_effort`` times the propagations since the last walk
+        (one flip costs about one propagation). After ``walk_patience`` walks in a row
+        that do not get closer to a model than the best so far, walking stops: on
+        unsatisfiable formulas it plateaus at once.
+        """
+        val = self.val
+        clauses = []
+        for c in self.clauses:  # original clauses only: learnt ones are implied
+            for lit in c:
+                if val[lit] == 1:
+                    break
+            else:
+                clauses.append([lit for lit in c if val[lit] == 0])
+        bins = self.bins
+        for a in range(2, 2 * self.nvars + 2):
+            others = bins[a]
+            if others and val[a] == 0:
+                for b in others:
+                    if a < b and val[b] == 0:
+                        clauses.append([a, b])
+        flips = max(1000, int(self.walk_effort * (self.n_propagations - self.walk_props)))
+        self.walk_props = self.n_propagations
+        self.n_walks += 1
+        if not clauses:
+            return
+        target = self.target
+        phase = self.phase
+        start = [t if t >= 0 else p for t, p in zip(target, phase, strict=True)]
+        best, unsat = probsat(clauses, start, self.walk_rng, flips, stop)
+        self.n_flips += flips
+        if unsat < self.walk_best:
+            self.walk_best = unsat
+            self.walk_fails = 0
+        else:
+            self.walk_fails += 1
+        for v in range(1, self.nvars + 1):
+            if val[2 * v] == 0:
+                target[v] = phase[v] = best[v]
+        self.target_len = 0  # the target now holds the walk's proposal, not a trail
 
     def _save_target(self, size: int) -> None:
         """Remember the values of ``trail[:size]`` (conflict-free) as target phases."""

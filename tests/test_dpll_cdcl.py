@@ -74,12 +74,16 @@ def test_random_3sat_agrees_with_minisat(case: tuple[int, list[list[int]]]) -> N
 
 
 @settings(max_examples=150, deadline=None)
-@given(mixed_cnf(), st.sampled_from(["luby", "glucose"]), st.integers(0, 3))
+@given(mixed_cnf(), st.sampled_from(["luby", "glucose"]), st.integers(0, 3), st.booleans())
 def test_mixed_cnf_agrees_with_minisat(
-    case: tuple[int, list[list[int]]], restarts: str, seed: int
+    case: tuple[int, list[list[int]]], restarts: str, seed: int, busy: bool
 ) -> None:
     n, clauses = case
-    engine = CDCLEngine(n, clauses, restarts=restarts, seed=seed, first_reduce=20, reduce_inc=5)
+    # busy: restart, reduce and walk (rephase) every few conflicts
+    options = {"luby_unit": 2, "walk_min_conflicts": 0, "walk_patience": 10**6} if busy else {}
+    engine = CDCLEngine(
+        n, clauses, restarts=restarts, seed=seed, first_reduce=20, reduce_inc=5, **options
+    )
     result = solve(engine)
     assert result == minisat(clauses)
     if result:

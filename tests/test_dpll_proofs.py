@@ -40,6 +40,8 @@ def random_cnf(seed: int, n: int, ratio: float) -> list[list[int]]:
 def test_unsat_proofs_verify(seed: int, n: int, reduce_every: int) -> None:
     clauses = random_cnf(seed, n, 5.5)  # well above the threshold: almost always UNSAT
     options = {"first_reduce": reduce_every, "reduce_inc": 3} if reduce_every else {}
+    if reduce_every:  # and restart and walk every few conflicts: proofs must not care
+        options.update(luby_unit=2, walk_min_conflicts=0, walk_patience=10**6)
     with Solver(bootstrap_with=clauses, with_proof=True, **options) as s:
         if s.solve():
             return
