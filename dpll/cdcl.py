@@ -734,11 +734,13 @@ class CDCLEngine:
                     return False
             return True
 
+        before = len(self.clauses) + len(self.learnts)
         self.clauses = [c for c in self.clauses if live(c)]
         kept = [(c, lbd) for c, lbd in zip(self.learnts, self.lbds, strict=True) if live(c)]
         self.learnts = [c for c, _ in kept]
         self.lbds = [lbd for _, lbd in kept]
-        self._rebuild_watches()
+        if len(self.clauses) + len(self.learnts) < before:
+            self._rebuild_watches()
 
     # ------------------------------------------------------------------ search
 
