@@ -315,3 +315,15 @@ def test_classic_mode_through_the_facade() -> None:
         assert s.solve() is True and 2 in s.get_model()
     with pytest.raises(ValueError, match="unknown heuristic"):
         Solver(mode="classic", heuristic="vsids")
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import dpll
+    import dpll.cdcl
+    import dpll.solver
+
+    for module in (dpll, dpll.solver, dpll.cdcl):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__
