@@ -43,6 +43,8 @@ from dpll.walk import probsat
 
 _RESCALE = 1e100
 _POLL_DECISIONS = 2047  # poll budgets/interrupt every 2048 decisions without a conflict
+_POLL_PROPAGATIONS = 1 << 16  # ... and every 65536 literals within one propagation
+_NEVER = 1 << 62
 
 
 @contextlib.contextmanager
@@ -176,6 +178,10 @@ class CDCLEngine:
 
         self._model: list[int] = []
         self._core: list[int] = []
+        # while a limited solve runs: polled every _POLL_PROPAGATIONS propagated literals,
+        # so that even one huge propagation stops; `stopped` tells the search it did
+        self.stop_check: Callable[[], bool] | None = None
+        self.stopped = False
 
         self.ensure_vars(nvars)
         if clauses:
@@ -338,7 +344,14 @@ class CDCLEngine:
         dl = len(self.trail_lim)
         qhead = start = self.qhead
         confl = None
+        stop = self.stop_check
+        poll = _NEVER if stop is None else start + _POLL_PROPAGATIONS
         while qhead < len(trail):
+            if qhead >= poll:
+                if stop():
+                    self.stopped = True  # unfinished: the caller must give up, not decide
+                    break
+                poll += _POLL_PROPAGATIONS
             fl = trail[qhead] ^ 1  # the literal that just became false
             qhead += 1
             bl = bins[fl]
@@ -769,6 +782,9 @@ class CDCLEngine:
         )
         status = None
         curr_restarts = 0
+        limited = (max_conflicts, max_props, limits.deadline, limits.interrupt) != (None,) * 4
+        if limited:
+            self.stop_check = lambda: self._out_of_budget(max_conflicts, max_props, limits)
         while status is None:
             if self.restart_policy == "luby":
                 budget = int(luby(2, curr_restarts) * self.luby_unit)
@@ -792,6 +808,7 @@ class CDCLEngine:
         elif status is False and self._core:
             order = {lit: i for i, lit in reversed(list(enumerate(assumptions)))}
             self._core = sorted(set(self._core), key=order.__getitem__)
+        self.stop_check = None
         self.cancel_until(0)
         return status
 
@@ -828,6 +845,9 @@ class CDCLEngine:
         quiet_decisions = 0
         while True:
             confl = propagate()
+            if self.stopped:
+                self.stopped = False
+                return None
             if confl is not None:
                 self.n_conflicts += 1
                 conflicts_here += 1
