@@ -506,33 +506,48 @@ class CDCLEngine:
         return learnt, bt
 
     def _lit_redundant(self, p: int, abstract: int, toclear: list[int]) -> bool:
-        """True if false literal ``p`` is implied by literals already marked ``seen``.
+        """True if false literal ``p`` (in the learnt clause) is implied by the others.
 
-        Iterative depth-first walk over reasons; newly proven literals stay marked (and
-        are added to ``toclear``); on failure the marks made by this call are undone.
+        A depth-first walk over reasons. ``seen`` marks a variable 1 when it is in the
+        clause or proven implied by it, 2 when proven not to be; both verdicts are kept
+        (and the variables added to ``toclear``) for the rest of this analysis, so each
+        variable is explored at most once per conflict — without the failure marks,
+        long implication chains (a maze's counters) are walked again for every literal.
         """
         seen = self.seen
         level = self.level
         reason = self.reason
-        stack = [p]
-        top = len(toclear)
-        while stack:
-            r = reason[stack.pop() >> 1]
-            lits = (r,) if r.__class__ is int else r
-            for q in lits:
+        stack = []  # suspended frames: (literal, its reason's literals, next index)
+        r = reason[p >> 1]
+        lits = (r,) if r.__class__ is int else r
+        i = 0 if r.__class__ is int else 1  # a long reason's c[0] is the implied literal
+        while True:
+            if i < len(lits):
+                q = lits[i]
+                i += 1
                 v = q >> 1
-                if not seen[v] and level[v] > 0:
-                    rq = reason[v]
-                    if rq is not None and (1 << (level[v] & 31)) & abstract:
-                        seen[v] = 1
-                        stack.append(q)
-                        toclear.append(q)
-                    else:
-                        for t in toclear[top:]:
-                            seen[t >> 1] = 0
-                        del toclear[top:]
-                        return False
-        return True
+                s = seen[v]
+                if s == 1 or level[v] == 0:
+                    continue
+                rq = reason[v]
+                if s == 2 or rq is None or not (1 << (level[v] & 31)) & abstract:
+                    # p is not redundant, nor is any literal on the current path
+                    if stack:
+                        stack.append((p, lits, i))
+                        for fq, _, _ in stack[1:]:
+                            seen[fq >> 1] = 2
+                            toclear.append(fq)
+                    return False
+                stack.append((p, lits, i))
+                p = q
+                lits = (rq,) if rq.__class__ is int else rq
+                i = 0 if rq.__class__ is int else 1
+            else:
+                if not stack:
+                    return True  # the root: it stays marked as a clause literal
+                seen[p >> 1] = 1
+                toclear.append(p)
+                p, lits, i = stack.pop()
 
     def _rescale(self) -> None:
         """Scale all activities down (they grow geometrically) and rebuild the heap."""
