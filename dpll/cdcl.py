@@ -267,8 +267,8 @@ class CDCLEngine:
                     kept.append(c)
                 prev = c
             else:
-                if proof is not None and len(kept) < len(codes):
-                    proof.add(_to_dimacs(kept))
+                if proof is not None and 0 < len(kept) < len(codes):
+                    proof.add(_to_dimacs(kept))  # (an empty one is logged by _set_unsat)
                 n = len(kept)
                 if n == 2:
                     a, b = kept

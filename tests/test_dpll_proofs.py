@@ -87,6 +87,16 @@ def test_proof_of_an_empty_clause_and_of_top_level_conflicts() -> None:
         assert verify(3, clauses, "\n".join(s.get_proof()) + "\n").ok
 
 
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+def test_a_clause_falsified_at_load_logs_the_empty_clause_once(mode: str) -> None:
+    clauses = [[1], [-1]]  # the second clause is false as soon as it is added
+    with Solver(bootstrap_with=clauses, mode=mode, with_proof=True) as s:
+        assert s.solve() is False
+        proof = s.get_proof()
+    assert proof.count("0") == 1
+    assert verify(1, clauses, "\n".join(proof) + "\n").ok
+
+
 def test_shortened_input_clauses_are_logged() -> None:
     # 1 is a top-level fact, so [-1, 2, 3] is stored as [2, 3]: a lemma the checker sees
     clauses = [[1], [-1, 2, 3], [-2, 3], [-3, 4], [-3, -4]]
