@@ -34,11 +34,12 @@ from typing import Any
 
 from dpll.cdcl import CDCLEngine
 from dpll.engine import STAT_KEYS, Engine, Limits
+from dpll.heuristics import WATCH_HEURISTICS
 from dpll.proof import ProofLog
 
 MODES = ("cdcl", "classic")
 CDCL_HEURISTICS = ("vsids",)
-CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
+CLASSIC_HEURISTICS = ("course", *WATCH_HEURISTICS)  # as dpll.classic.HEURISTICS
 
 
 def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
