@@ -7,7 +7,8 @@ measured in one run:
 
 - encode: both encodings written as the DP input to a temporary file — time,
   clauses, variables, megabytes, clauses per second;
-- solve on the same clauses: our DPLL (``dpll.Solver``, CDCL) and MiniSat 2.2
+- solve on the same clauses: our DPLL (``dpll.Solver``, CDCL, with the options
+  ``maze.pipeline.DPLL_OPTIONS`` that ``satkit maze solve`` uses) and MiniSat 2.2
   (PySAT), timed from building the solver to its answer, with conflicts; an
   encoding above ``--max-solve-clauses`` is not solved (the assignment encoding
   of a 1,000-node maze has 15.5 million clauses);
@@ -48,7 +49,7 @@ from dpll import Solver  # noqa: E402
 from maze.cnf import encode  # noqa: E402
 from maze.generator import generate_maze  # noqa: E402
 from maze.model import Maze  # noqa: E402
-from maze.pipeline import solve_maze  # noqa: E402
+from maze.pipeline import DPLL_OPTIONS, solve_maze  # noqa: E402
 from maze.search import find_walk  # noqa: E402
 from maze.validator import path_problems  # noqa: E402
 from maze.writer import maze_text  # noqa: E402
@@ -64,7 +65,7 @@ def _minisat(clauses: list[list[int]]) -> Any:
 
 
 def _ours(clauses: list[list[int]]) -> Any:
-    return Solver(bootstrap_with=clauses)
+    return Solver(bootstrap_with=clauses, **DPLL_OPTIONS)  # as `satkit maze solve` does
 
 
 FACTORIES: dict[str, Callable[[list[list[int]]], Any]] = {"dpll": _ours, "minisat22": _minisat}

@@ -29,7 +29,7 @@ from maze.generator import generate_maze
 from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import read_maze
-from maze.pipeline import Attempt, MazeSolveError, solve_maze
+from maze.pipeline import DPLL_OPTIONS, Attempt, MazeSolveError, solve_maze
 from maze.render import FORMATS, RenderError, render
 from maze.search import find_walk
 from maze.validator import path_problems
@@ -224,7 +224,11 @@ def decode_command(
 def _factory(name: str, seed: int) -> Any:
     from crosscheck.registry import make_solver
 
-    options = {"seed": seed} if name.startswith("dpll") else {}
+    options: dict[str, Any] = {}
+    if name.startswith("dpll"):
+        options["seed"] = seed
+    if name in ("dpll", "dpll:cdcl"):
+        options.update(DPLL_OPTIONS)
 
     def factory(clauses: list[list[int]]) -> Any:
         return make_solver(name, bootstrap_with=clauses, **options)

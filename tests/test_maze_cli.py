@@ -487,3 +487,15 @@ def test_solve_suggests_compact_for_big_mazes(monkeypatch):
         "--encoding compact gives 301\n"
     )
     assert run("solve", EXAMPLE, "--encoding", "compact").stderr == ""
+
+
+@pytest.mark.parametrize("name", ["dpll", "dpll:cdcl"])
+def test_maze_solve_gives_our_cdcl_the_maze_options(name: str) -> None:
+    from maze.cli import _factory
+    from maze.pipeline import DPLL_OPTIONS
+
+    solver = _factory(name, seed=3)([[1, 2], [-1]])
+    engine = solver._live()
+    assert engine.luby_unit == DPLL_OPTIONS["luby_unit"] != 1000
+    assert solver.seed == 3 and solver.solve() is True
+    solver.delete()
