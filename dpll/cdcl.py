@@ -244,17 +244,41 @@ class CDCLEngine:
         store = self.clauses.append
         attach = self._attach
         bins = self.bins
+        nvars = self.nvars
         for lits in clauses:
             if not self.ok:
                 return
+            if len(lits) == 2:  # the common case, without the general path's sorting
+                a, b = lits
+                a = a + a if a > 0 else 1 - a - a
+                b = b + b if b > 0 else 1 - b - b
+                if (
+                    a >> 1 != b >> 1
+                    and a >> 1 <= nvars
+                    and b >> 1 <= nvars
+                    and val[a] == 0
+                    and val[b] == 0
+                ):
+                    ba = bins[a]
+                    if ba is None:
+                        bins[a] = [b]
+                    else:
+                        ba.append(b)
+                    bb = bins[b]
+                    if bb is None:
+                        bins[b] = [a]
+                    else:
+                        bb.append(a)
+                    continue
             codes = [l + l if l > 0 else 1 - l - l for l in lits]
             if not codes:
                 self._set_unsat()
                 return
             if len(codes) > 1:
                 codes = sorted(set(codes))
-            if codes[-1] >> 1 > self.nvars:
+            if codes[-1] >> 1 > nvars:
                 self.ensure_vars(codes[-1] >> 1)
+                nvars = self.nvars
                 val = self.val
                 bins = self.bins
             kept = []
