@@ -152,7 +152,8 @@ class CDCLEngine:
         self.seen: list[int] = [0]
         self.watches: list[list | None] = [None, None]  # long clauses, by literal code
         self.bins: list[list[int] | None] = [None, None]  # binary clauses, by literal code
-        self.heap: list[tuple[float, int]] = []
+        self.heap: list[tuple[float, int]] = []  # variables of positive activity
+        self.cursor = 1  # no free variable of zero activity is numbered below this
         self.level_stamp: list[int] = [0]
         self.stamp = 0
 
@@ -204,17 +205,19 @@ class CDCLEngine:
         self.watches.extend([None] * (2 * grow))
         self.bins.extend([None] * (2 * grow))
         self.level_stamp.extend([0] * grow)
-        self.inheap.extend([True] * grow)
         rng = self.rng
         if rng is None:
+            # zero activity: decided in variable order through `cursor`, not the heap
             self.phase.extend([1] * grow)
             self.act.extend([0.0] * grow)
-            entries = [(-0.0, v) for v in range(old + 1, nvars + 1)]
-        else:
-            self.phase.extend([rng.getrandbits(1) for _ in range(grow)])
-            fresh = [rng.random() * 1e-5 for _ in range(grow)]
-            self.act.extend(fresh)
-            entries = [(-a, v) for v, a in zip(range(old + 1, nvars + 1), fresh, strict=True)]
+            self.inheap.extend([False] * grow)
+            self.cursor = min(self.cursor, old + 1)
+            return
+        self.inheap.extend([True] * grow)
+        self.phase.extend([rng.getrandbits(1) for _ in range(grow)])
+        fresh = [rng.random() * 1e-5 for _ in range(grow)]
+        self.act.extend(fresh)
+        entries = [(-a, v) for v, a in zip(range(old + 1, nvars + 1), fresh, strict=True)]
         if old == 0 or not self.heap:
             self.heap.extend(entries)
             heapify(self.heap)
@@ -582,18 +585,20 @@ class CDCLEngine:
         self._rebuild_heap()
 
     def _rebuild_heap(self) -> None:
-        """A fresh heap holding exactly the unassigned variables."""
+        """A fresh heap holding exactly the unassigned variables of positive activity."""
         val = self.val
         act = self.act
         inheap = self.inheap
         heap = []
         for v in range(1, self.nvars + 1):
-            free = val[2 * v] == 0
-            inheap[v] = free
-            if free:
-                heap.append((-act[v], v))
+            a = act[v]
+            listed = val[2 * v] == 0 and a != 0.0
+            inheap[v] = listed
+            if listed:
+                heap.append((-a, v))
         heapify(heap)
         self.heap = heap
+        self.cursor = 1
 
     def analyze_final(self, p: int) -> list[int]:
         """The assumptions responsible for assumption ``p`` being false (MiniSat's
@@ -630,7 +635,7 @@ class CDCLEngine:
         """Undo every assignment above decision level ``lvl`` (saving phases).
 
         Post: ``len(trail_lim) == lvl`` and ``qhead == len(trail)``; unassigned variables
-        are back in the decision heap.
+        are back in the decision heap (positive activity) or below ``cursor`` (zero).
         """
         trail_lim = self.trail_lim
         if len(trail_lim) <= lvl:
@@ -642,21 +647,33 @@ class CDCLEngine:
         inheap = self.inheap
         act = self.act
         heap = self.heap
+        cursor = self.cursor
         for lit in trail[lim:]:
             val[lit] = 0
             val[lit ^ 1] = 0
             v = lit >> 1
             phase[v] = lit & 1
             if not inheap[v]:
-                inheap[v] = True
-                heappush(heap, (-act[v], v))
+                a = act[v]
+                if a:
+                    inheap[v] = True
+                    heappush(heap, (-a, v))
+                elif v < cursor:
+                    cursor = v
+        self.cursor = cursor
         del trail[lim:]
         del trail_lim[lvl:]
         self.qhead = lim
 
     def pick_branch_lit(self) -> int:
         """The unassigned variable of highest activity with its target (else saved)
-        phase, as a literal code; -1 when every variable is assigned."""
+        phase, as a literal code; -1 when every variable is assigned.
+
+        Ties go to the lowest-numbered variable. Variables never bumped (activity 0, most
+        of a big formula) stay out of the heap: once every listed one is assigned, the
+        lowest-numbered free variable is found by ``cursor`` (so backjumps over thousands
+        of propagated literals do not push and pop each of them).
+        """
         heap = self.heap
         if len(heap) > 4 * self.nvars + 1000:
             self._rebuild_heap()
@@ -672,7 +689,15 @@ class CDCLEngine:
             if val[2 * v] == 0:
                 t = self.target[v]
                 return 2 * v | (t if t >= 0 else self.phase[v])
-        return -1
+        v = self.cursor
+        nvars = self.nvars
+        while v <= nvars and val[2 * v] != 0:
+            v += 1
+        self.cursor = v + 1
+        if v > nvars:
+            return -1
+        t = self.target[v]
+        return 2 * v | (t if t >= 0 else self.phase[v])
 
     # --------------------------------------------------------------- learning
 

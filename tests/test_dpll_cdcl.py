@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Minisat22
 
+from dpll import Solver
 from dpll.cdcl import CDCLEngine, luby
 from dpll.engine import STAT_KEYS, Limits
 from formats.dimacs import read_dimacs
@@ -276,3 +277,15 @@ def test_satlib_families(family: str, expected: bool) -> None:
         assert solve(engine) is expected, path.name
         if expected:
             assert satisfies(engine.model(), formula.clauses), path.name
+
+
+def test_unbumped_variables_are_decided_lowest_first_and_false() -> None:
+    # no conflict ever happens, so every decision comes from the zero-activity cursor
+    with Solver(bootstrap_with=[[1, 2, 3]]) as s:
+        assert s.solve() is True
+        assert s.get_model() == [-1, -2, 3]
+        s.add_clause([5, 6, 4])  # new variables join the cursor's range
+        assert s.solve() is True
+        assert s.get_model() == [-1, -2, 3, -4, -5, 6]
+        assert s.solve(assumptions=[-3]) is True  # backjumps hand variables back to it
+        assert s.get_model() == [-1, 2, -3, -4, -5, 6]
