@@ -210,7 +210,7 @@ class CDCLEngine:
             # zero activity: decided in variable order through `cursor`, not the heap
             self.phase.extend([1] * grow)
             self.act.extend([0.0] * grow)
-            self.inheap.extend([False] * grow)
+            self.inheap.extend([True] * grow)  # nothing to push when unassigned
             self.cursor = min(self.cursor, old + 1)
             return
         self.inheap.extend([True] * grow)
@@ -592,10 +592,13 @@ class CDCLEngine:
         heap = []
         for v in range(1, self.nvars + 1):
             a = act[v]
-            listed = val[2 * v] == 0 and a != 0.0
-            inheap[v] = listed
-            if listed:
-                heap.append((-a, v))
+            if a == 0.0:
+                inheap[v] = True  # found by the cursor: nothing to push when unassigned
+            else:
+                listed = val[2 * v] == 0
+                inheap[v] = listed
+                if listed:
+                    heap.append((-a, v))
         heapify(heap)
         self.heap = heap
         self.cursor = 1
@@ -647,20 +650,19 @@ class CDCLEngine:
         inheap = self.inheap
         act = self.act
         heap = self.heap
-        cursor = self.cursor
-        for lit in trail[lim:]:
+        undone = trail[lim:]
+        for lit in undone:
             val[lit] = 0
             val[lit ^ 1] = 0
             v = lit >> 1
             phase[v] = lit & 1
             if not inheap[v]:
-                a = act[v]
-                if a:
-                    inheap[v] = True
-                    heappush(heap, (-a, v))
-                elif v < cursor:
-                    cursor = v
-        self.cursor = cursor
+                inheap[v] = True
+                heappush(heap, (-act[v], v))
+        if undone:
+            # may land on a variable of the heap: harmless, the cursor is only asked
+            # once every listed variable is assigned
+            self.cursor = min(self.cursor, min(undone) >> 1)
         del trail[lim:]
         del trail_lim[lvl:]
         self.qhead = lim
