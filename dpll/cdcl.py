@@ -51,9 +51,12 @@ _NEVER = 1 << 62
 def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector (restored afterwards).
 
-    The engine's data holds no reference cycles, but building millions of small lists
-    triggers full collections that rescan every clause: loading 10^6 binary clauses
-    takes 2.3 s of CPU with the collector running and 1.0 s without.
+    The engine's data holds no reference cycles and the search makes none (with the
+    collector off, ``gc.collect()`` after solving a 1,000-node maze, uf250-01 or hole8
+    finds nothing), but making millions of small lists and tuples triggers full
+    collections that rescan every clause: loading 10^6 binary clauses takes 2.3 s of
+    CPU with the collector running and 1.0 s without, and the 1,000-node maze solve
+    spent 0.39 s of 2.5 s in 599 collections.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -851,23 +854,26 @@ class CDCLEngine:
         limited = (max_conflicts, max_props, limits.deadline, limits.interrupt) != (None,) * 4
         if limited:
             self.stop_check = lambda: self._out_of_budget(max_conflicts, max_props, limits)
-        while status is None:
-            if self.restart_policy == "luby":
-                budget = int(luby(2, curr_restarts) * self.luby_unit)
-            else:
-                budget = -1
-            status = self._search(budget, assume, max_conflicts, max_props, limits)
-            if status is None:
-                if self._out_of_budget(max_conflicts, max_props, limits):
-                    break
-                curr_restarts += 1
-                self.n_restarts += 1
-                if (
-                    self.walk
-                    and self.n_conflicts >= self.walk_min_conflicts
-                    and self.walk_fails < self.walk_patience
-                ):
-                    self.rephase_walk(lambda: self._out_of_budget(max_conflicts, max_props, limits))
+        with gc_paused():  # the search makes no cyclic garbage (see `gc_paused`)
+            while status is None:
+                if self.restart_policy == "luby":
+                    budget = int(luby(2, curr_restarts) * self.luby_unit)
+                else:
+                    budget = -1
+                status = self._search(budget, assume, max_conflicts, max_props, limits)
+                if status is None:
+                    if self._out_of_budget(max_conflicts, max_props, limits):
+                        break
+                    curr_restarts += 1
+                    self.n_restarts += 1
+                    if (
+                        self.walk
+                        and self.n_conflicts >= self.walk_min_conflicts
+                        and self.walk_fails < self.walk_patience
+                    ):
+                        self.rephase_walk(
+                            lambda: self._out_of_budget(max_conflicts, max_props, limits)
+                        )
         if status is True:
             val = self.val
             self._model = [v if val[2 * v] == 1 else -v for v in range(1, self.nvars + 1)]
