@@ -234,16 +234,18 @@ class Solver:
 
     def _checked_batch(self, clauses: Iterable[Iterable[int]]) -> list[list[int]]:
         """`_checked` for many clauses: the common all-int case is checked in a few
-        C-level passes over the flattened literals (loading 150,000 clauses clause by
-        clause cost more than solving them); anything else goes clause by clause."""
+        C-level passes over the literals, without copying them into one list (loading
+        150,000 clauses clause by clause cost more than solving them); anything else
+        goes clause by clause."""
         batch = [list(clause) for clause in clauses]
-        flat = list(chain.from_iterable(batch))
-        if not flat or set(map(type, flat)) != {int}:
+        literals = chain.from_iterable
+        if set(map(type, literals(batch))) - {int}:
             checked = self._checked
             return [checked(lits) for lits in batch]
-        if 0 in flat:
+        if 0 in literals(batch):
             raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
-        self._grow(max(max(flat), -min(flat)))
+        top = max(max(literals(batch), default=0), -min(literals(batch), default=0))
+        self._grow(top)
         return batch
 
     def _grow(self, nvars: int) -> None:
