@@ -219,33 +219,25 @@ class Solver:
 
     def _checked(self, clause: Iterable[int]) -> list[int]:
         """The clause as a fresh list of ints; unknown variables become known."""
-        lits = list(clause)
-        for lit in lits:
-            if lit.__class__ is not int:
-                lits = [_literal(lit) for lit in lits]
-                break
-        if lits:
-            if 0 in lits:
-                raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
-            top = max(max(lits), -min(lits))
-            if top > self._nvars:
-                self._grow(top)
-        return lits
+        return self._checked_batch((clause,))[0]
 
     def _checked_batch(self, clauses: Iterable[Iterable[int]]) -> list[list[int]]:
-        """`_checked` for many clauses: the common all-int case is checked in a few
-        C-level passes over the literals, without copying them into one list (loading
-        150,000 clauses clause by clause cost more than solving them); anything else
-        goes clause by clause."""
+        """The clauses as fresh lists of ints, all checked before any unknown variable
+        becomes known (a bad literal leaves the solver as it was).
+
+        The common all-int case is checked in a few C-level passes over the literals,
+        without copying them into one list (loading 150,000 clauses clause by clause cost
+        more than solving them); other literals (numpy ints, …) are converted one by one.
+        """
         batch = [list(clause) for clause in clauses]
         literals = chain.from_iterable
         if set(map(type, literals(batch))) - {int}:
-            checked = self._checked
-            return [checked(lits) for lits in batch]
+            batch = [[_literal(lit) for lit in lits] for lits in batch]
         if 0 in literals(batch):
             raise ValueError("a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)")
         top = max(max(literals(batch), default=0), -min(literals(batch), default=0))
-        self._grow(top)
+        if top > self._nvars:
+            self._grow(top)
         return batch
 
     def _grow(self, nvars: int) -> None:

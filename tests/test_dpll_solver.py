@@ -147,6 +147,34 @@ def test_bad_literals_are_rejected() -> None:
     assert s.nof_clauses() == 0  # nothing half-added
 
 
+@pytest.mark.parametrize(
+    ("clauses", "error", "match"),
+    [
+        ([[1, 2], [3, 0]], ValueError, "not 0"),
+        ([[1, 2], [True]], TypeError, "not True"),
+        ([[1], [-2.0]], TypeError, "not -2.0"),
+        ([["1"]], TypeError, "non-zero int"),
+    ],
+)
+def test_bad_literals_in_a_bulk_load_are_rejected(
+    clauses: list[list[object]], error: type[Exception], match: str
+) -> None:
+    s = Solver()
+    with pytest.raises(error, match=match):
+        s.append_formula(clauses)
+    with pytest.raises(error, match=match):
+        Solver(bootstrap_with=clauses)
+    assert s.nof_clauses() == 0 and s.nof_vars() == 0  # nothing half-added
+
+
+def test_a_bulk_load_takes_empty_clauses_and_int_like_literals() -> None:
+    s = Solver(bootstrap_with=[[], [3, -1]])
+    assert (s.nof_vars(), s.nof_clauses(), s.solve()) == (3, 2, False)
+    numpy = pytest.importorskip("numpy")
+    with Solver(bootstrap_with=[[numpy.int64(2), numpy.int32(-1)]]) as s:
+        assert s.solve() is True and s.nof_vars() == 2
+
+
 def test_bad_names_modes_and_heuristics() -> None:
     with pytest.raises(ValueError, match="unknown solver name"):
         Solver(name="m22")
