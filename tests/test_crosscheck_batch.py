@@ -19,6 +19,7 @@ from crosscheck.batch import (
     pending_paths,
     read_log,
     record_key,
+    schedule,
 )
 from crosscheck.check import CheckOptions
 from formats.errors import FormatError
@@ -122,3 +123,14 @@ def test_satlib_through_the_external_programs(program):
     for record in records:
         assert record["runs"][f"bin:{program}"]["outcome"] == "agree"
         assert record["runs"][f"bin:{program}"]["status"] == record["answer"]
+
+
+def test_parallel_batches_start_with_the_biggest_files(tmp_path):
+    sizes = {"a.cnf": 10, "b.cnf": 300, "c.cnf": 20, "d.cnf": 300}
+    paths = []
+    for name, size in sizes.items():
+        (tmp_path / name).write_text("c" * size)
+        paths.append(str(tmp_path / name))
+    paths += [str(tmp_path / "missing.cnf"), "-"]
+    assert schedule(paths, 1) == [0, 1, 2, 3, 4, 5]
+    assert schedule(paths, 2) == [1, 3, 2, 0, 4, 5]  # stable among equals
