@@ -233,15 +233,16 @@ class _Reader:
         run = b"9" * digits
         if run + b"9" in nines:
             return True  # a literal with more digits than the declared count
-        count = nines.count(run)
-        if count == 0:
-            return False
-        if count <= 64:  # few literals as long as the count: compare them one by one
-            position = nines.find(run)
-            while position >= 0:
-                if int(spaced[position : position + digits]) > declared:
-                    return True
-                position = nines.find(run, position + digits)
+        # the first few literals as long as the count are compared one by one; if there
+        # are more, one pattern search decides (counting them first cost as much again)
+        position = nines.find(run)
+        for _ in range(64):
+            if position < 0:
+                return False
+            if int(spaced[position : position + digits]) > declared:
+                return True
+            position = nines.find(run, position + digits)
+        if position < 0:
             return False
         if self.over_header is None:
             self.over_header = _greater_than(declared)

@@ -280,6 +280,19 @@ def test_literal_just_above_the_header_is_noticed(declared):
     assert parse_dimacs(exact, strict=True).nvars == declared
 
 
+@pytest.mark.parametrize("before", [0, 1, 62, 63, 64, 65, 200])
+def test_literal_above_the_header_after_n_same_length_ones(before):
+    """The first 64 same-length literals are compared one by one, the rest by a pattern:
+    one above the header is found wherever it falls around that switch."""
+    same = (["-654321", "123456"] * before)[:before]
+    text = f"p cnf 777777 2\n{' '.join(same)} 0\n5 777778 0\n"
+    assert parse_dimacs(text).nvars == 777778
+    inline = f"p cnf 777777 1\n{' '.join([*same, '-777778'])} 0\n"
+    assert parse_dimacs(inline).nvars == 777778
+    fine = f"p cnf 777777 1\n{' '.join([*same, '777777'])} 0\n"
+    assert parse_dimacs(fine, strict=True).nvars == 777777
+
+
 def test_var_comments_fill_names_and_stay_out_of_comments():
     text = "c var 1 At(START,0)\nc var 12  Has(GOLD, 3) \r\nc plain\np cnf 12 1\n1 -12 0\n"
     formula = parse_dimacs(text)
