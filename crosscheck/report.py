@@ -79,7 +79,12 @@ class SolverRow:
 
 @dataclass
 class Summary:
-    """What a batch found."""
+    """What a batch found.
+
+    ``answers`` splits the instances that were read into SAT, UNSAT and
+    ``unknown``; those that could not be read are ``verdicts["bad-input"]``,
+    so ``instances`` = SAT + UNSAT + unknown + bad input.
+    """
 
     instances: int
     answers: Counter[str]
@@ -122,7 +127,11 @@ def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) ->
                 if ref_time and ref_time > 0:
                     row.ratios.append(run["seconds"] / ref_time)
     verdicts = Counter(record["verdict"] for record in records)
-    answers = Counter(record.get("answer") or "unknown" for record in records)
+    answers = Counter(
+        record.get("answer") or "unknown"
+        for record in records
+        if record["verdict"] != "bad-input"  # unread: counted as bad input, not as unknown
+    )
     failed = [record for record in records if record["verdict"] in FAILED_VERDICTS]
     timed_out = [record for record in records if record["verdict"] == "timeout"]
     return Summary(
@@ -147,9 +156,9 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
     v, a = summary.verdicts, summary.answers
     head = (
         f"{summary.instances} instances: {a['SAT']} SAT, {a['UNSAT']} UNSAT, "
-        f"{a['unknown']} unknown; {v['disagree']} disagreements, "
+        f"{a['unknown']} unknown, {v['bad-input']} bad input; {v['disagree']} disagreements, "
         f"{sum(v[name] for name in _INVALID)} invalid, {v['crash']} crashes, "
-        f"{v['timeout']} timeouts, {v['bad-input']} bad input"
+        f"{v['timeout']} timeouts"
     )
     if elapsed is not None:
         head += f"; {elapsed:.1f} s"

@@ -93,7 +93,7 @@ def test_satlib_uf50_and_uuf50_against_minisat_with_models_and_proofs(tmp_path):
          "dpll:cdcl,minisat22", "--proofs", "--jobs", "2", "--json", str(log)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("200 instances: 100 SAT, 100 UNSAT, 0 unknown; 0 disagree")
+    assert result.stdout.startswith("200 instances: 100 SAT, 100 UNSAT, 0 unknown, 0 bad input; 0")
     records = read_log(str(log))
     assert len(records) == 200
     for record in records:

@@ -32,7 +32,8 @@ RECORDS = [
 def test_counts_medians_and_ratios():
     summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
     assert summary.instances == 6 and not summary.ok
-    assert summary.answers == {"SAT": 3, "UNSAT": 2, "unknown": 1}
+    assert summary.answers == {"SAT": 3, "UNSAT": 2}  # the unreadable "e" is no answer
+    assert summary.verdicts["bad-input"] == 1
     ours, minisat = summary.rows
     assert (ours.runs, ours.solved) == (5, 4)
     assert (ours.outcomes["agree"], ours.outcomes["disagree"]) == (3, 1)
@@ -49,8 +50,8 @@ def test_text():
     summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
     lines = summary_lines(summary, elapsed=12.34)
     assert lines[0] == (
-        "6 instances: 3 SAT, 2 UNSAT, 1 unknown; 1 disagreements, 0 invalid, 0 crashes, "
-        "1 timeouts, 1 bad input; 12.3 s"
+        "6 instances: 3 SAT, 2 UNSAT, 0 unknown, 1 bad input; 1 disagreements, 0 invalid, "
+        "0 crashes, 1 timeouts; 12.3 s"
     )
     header = lines[2].split()
     assert header[:3] == ["solver", "runs", "solved"] and header[-2:] == ["x", "minisat22"]
