@@ -39,7 +39,7 @@ from crosscheck.fuzz import (
     save_failure,
 )
 from crosscheck.instances import discover, load_instance
-from crosscheck.plot import PlotUnavailable, load_pyplot, write_plots
+from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import shrink_instance
@@ -77,6 +77,21 @@ def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]
     return names
 
 
+def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """``--plot FILE``: its suffix must name a picture format (checked before anything runs)."""
+    if value is None:
+        return None
+    if value == "-":
+        raise click.BadParameter(
+            "the picture cannot go to stdout (it holds the summary): name a .png, .svg or .pdf file"
+        )
+    try:
+        plot_format(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
 def _common(func: Any, seed_flag: str = "--seed") -> Any:
     """Options every command shares: solvers, timeout, proofs, our solvers' seed, quiet."""
     options = [
@@ -89,7 +104,8 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
             callback=_solvers,
             help="Comma-separated solver names (repeatable): dpll, dpll:classic/<heuristic>, "
             "any PySAT name (minisat22, cadical153, glucose4, …), bin:minisat, bin:cadical, "
-            "bin:kissat, bin:picosat.",
+            "bin:kissat, bin:picosat, or bin:PROGRAM / bin:/path/to/solver for any other "
+            "program, run as PROGRAM FILE.cnf with SAT-competition output (s and v lines).",
         ),
         click.option(
             "--timeout",
@@ -184,7 +200,13 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     help="Append one JSON record per instance to FILE as it finishes ('-' = stdout).",
 )
 @click.option("--resume", is_flag=True, help="Skip instances already recorded in the --json file.")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Write a cactus plot and a scatter.")
+@click.option(
+    "--plot",
+    "plot_path",
+    metavar="FILE",
+    callback=_plot_path,
+    help="Write a cactus plot and a scatter to FILE.png, FILE.svg or FILE.pdf (by its suffix).",
+)
 @click.option(
     "--encoding",
     type=click.Choice(ENCODINGS),

@@ -1,7 +1,7 @@
-"""External SAT solver programs (minisat, cadical, kissat, picosat): run on DIMACS, read back.
+"""External SAT solvers (minisat, cadical, kissat, picosat, any other): run on DIMACS, read back.
 
-Each program has an I/O style (the driver table cnfgen's ``utils/solver.py``
-also keeps):
+Each known program has an I/O style (the driver table cnfgen's
+``utils/solver.py`` also keeps):
 
 - ``minisat``: ``minisat -verb=0 IN OUT`` writes MiniSat's result file
   (``SAT`` + model line, ``UNSAT``, ``INDET``); exit 10 / 20, 3 on a parse error.
@@ -10,6 +10,13 @@ also keeps):
   (no ``s`` line) when a limit stops it; picosat prints parse errors on stdout
   and exits 0 — so an exit code other than 10 / 20 is an answer only when the
   output says UNKNOWN, and anything else is a crash.
+
+Any other program (``bin:glucose``, ``bin:/opt/bin/mysolver``) is run as
+``PROGRAM IN`` and its stdout read as SAT-competition output (style
+``competition``): its ``s`` line is the answer, the exit code may be 0 or
+the competition's 10 (SAT) / 20 (UNSAT), and a code that contradicts the
+``s`` line, a signal, output that is not ``c``/``s``/``v`` lines, or no
+``s`` line (unless the output says UNKNOWN) is a crash.
 
 :func:`run_program` runs one program under a deadline that really stops it
 (the process is killed) and returns an :class:`ExternalAnswer`.
@@ -31,7 +38,7 @@ from typing import Any
 
 from formats.dimacs import format_clause
 from formats.errors import FormatError
-from formats.results import parse_competition, parse_minisat_result
+from formats.results import SolverResult, parse_competition, parse_minisat_result
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minisat": ("result-file", ("-verb=0",)),
@@ -40,6 +47,13 @@ PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "picosat": ("stdout", ()),
 }
 """Program name -> (I/O style, options placed before the input file)."""
+
+GENERIC: tuple[str, tuple[str, ...]] = ("competition", ())
+"""The I/O style and options of every program not in :data:`PROGRAMS`: ``PROGRAM IN``,
+SAT-competition output on stdout, exit code 0 or 10 / 20."""
+
+_EXIT_CODES = {"SAT": (0, 10), "UNSAT": (0, 20)}
+"""Exit codes a ``competition``-style program may give with each answer."""
 
 _TAIL = 400  # characters of a crashed program's output kept for the message
 
@@ -60,16 +74,20 @@ class ExternalAnswer:
     returncode: int | None = None
 
 
-def program_style(program: str) -> str:
-    """The I/O style of ``program`` (a name or path whose file name is a known solver).
+def _driver(program: str) -> tuple[str, tuple[str, ...]]:
+    """(I/O style, options) of ``program``: a known solver's, else :data:`GENERIC`."""
+    return PROGRAMS.get(os.path.basename(program), GENERIC)
 
-    Raises ValueError for a program whose style is unknown.
+
+def program_style(program: str) -> str:
+    """The I/O style of ``program`` (a name or a path): ``result-file`` or ``stdout`` for a
+    known solver (by its file name), ``competition`` for any other program.
+
+    Raises ValueError for an empty name.
     """
-    base = os.path.basename(program)
-    if base not in PROGRAMS:
-        known = ", ".join(PROGRAMS)
-        raise ValueError(f"unknown external solver {program!r}; known programs: {known}")
-    return PROGRAMS[base][0]
+    if not program:
+        raise ValueError("name the external program after 'bin:'")
+    return _driver(program)[0]
 
 
 def find_program(program: str) -> str | None:
@@ -77,6 +95,19 @@ def find_program(program: str) -> str | None:
     if os.sep in program:
         return program if os.access(program, os.X_OK) and os.path.isfile(program) else None
     return shutil.which(program)
+
+
+def program_problem(program: str) -> str | None:
+    """Why ``program`` cannot be run (missing, not executable), or None when it can."""
+    if find_program(program) is not None:
+        return None
+    if os.sep not in program:
+        return f"no {program!r} program on PATH"
+    if not os.path.exists(program):
+        return f"no such file {program!r}"
+    if not os.path.isfile(program):
+        return f"{program!r} is not a file"
+    return f"{program!r} is not executable"
 
 
 def _tail(text: str) -> str:
@@ -115,7 +146,7 @@ def run_program(
     executable = find_program(program)
     if executable is None:
         return ExternalAnswer("crash", error=f"program {program!r} not found on PATH")
-    options = PROGRAMS[os.path.basename(program)][1]
+    options = _driver(program)[1]
     with tempfile.TemporaryDirectory(prefix="satkit-ext-") as folder:
         result_path = os.path.join(folder, "result.txt")
         argv = [executable, *options, cnf_path]
@@ -140,7 +171,7 @@ def run_program(
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.communicate()
+            _reap(process)
             return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
         finally:
             if killer is not None:
@@ -167,13 +198,48 @@ def run_program(
             result = reader(text, program)
         except FormatError as exc:
             return _crash(program, code, f"unreadable output ({exc}) {errors}", seconds)
+        said_unknown = "UNKNOWN" in text or "INDET" in text
+        if style == "competition":
+            return _judge_competition(program, result, code, text, errors, seconds, said_unknown)
         expected = {"SAT": 10, "UNSAT": 20}.get(result.status)
         if expected is not None and code != expected:
             return _crash(program, code, f"answered {result.status} {errors}", seconds)
-        said_unknown = "UNKNOWN" in text or "INDET" in text
         if expected is None and (code in (10, 20) or not said_unknown):
             return _crash(program, code, (text if style == "stdout" else "") + errors, seconds)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
+
+
+def _judge_competition(
+    program: str,
+    result: SolverResult,
+    code: int,
+    text: str,
+    errors: str,
+    seconds: float,
+    said_unknown: bool,
+) -> ExternalAnswer:
+    """The answer of a ``competition``-style program (any program not in :data:`PROGRAMS`)."""
+    if code < 0:
+        return _crash(program, code, text + errors, seconds)
+    allowed = _EXIT_CODES.get(result.status)
+    if allowed is not None and code not in allowed:
+        return _crash(program, code, f"answered {result.status} {errors}", seconds)
+    if allowed is None and (code in (10, 20) or not said_unknown):
+        printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
+        what = "answered UNKNOWN" if printed_s else "printed no 's' line"
+        return _crash(program, code, f"{what}: {text} {errors}", seconds)
+    return ExternalAnswer(result.status, result.model, seconds, None, code)
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait for a killed process; do not wait for children it left holding its output."""
+    try:
+        process.communicate(timeout=1)
+    except subprocess.TimeoutExpired:
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        process.wait()
 
 
 def _crash(program: str, code: int | None, output: str, seconds: float) -> ExternalAnswer:
@@ -212,9 +278,10 @@ class ExternalSolver:
     """
 
     def __init__(self, program: str, bootstrap_with: Any = None) -> None:
-        program_style(program)  # ValueError for an unknown program
-        if find_program(program) is None:
-            raise ValueError(f"solver 'bin:{program}' is not available: no {program!r} on PATH")
+        program_style(program)  # ValueError for an empty name
+        problem = program_problem(program)
+        if problem is not None:
+            raise ValueError(f"solver 'bin:{program}' is not available: {problem}")
         self.program = program
         self._clauses: list[list[int]] = []
         self._nvars = 0

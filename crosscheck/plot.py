@@ -1,4 +1,7 @@
-"""The two standard pictures of a solver comparison, in one PNG: a cactus plot and a scatter.
+"""The two standard pictures of a solver comparison, in one picture: a cactus plot and a scatter.
+
+The picture's format is its file's suffix: ``.png``, ``.svg`` or ``.pdf``
+(:func:`plot_format`; any other suffix is refused before anything runs).
 
 - Cactus (left): for each solver, its solve times sorted ascending; point k
   says "k instances were solved within this time each". Further right is more
@@ -21,6 +24,24 @@ from crosscheck.report import REFERENCES
 from formats.streams import atomic_output
 
 _FLOOR = 1e-5  # seconds: log axes need a positive value
+
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+"""The picture formats :func:`write_plots` writes, chosen by the file's suffix."""
+
+
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """``png``, ``svg`` or ``pdf`` from a file name's suffix (any case); ValueError otherwise.
+
+    >>> plot_format("runs.SVG")
+    'svg'
+    """
+    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        raise ValueError(
+            f"cannot tell the picture format from {os.fspath(path)!r}: use .png, .svg or .pdf"
+        )
+    return suffix
 
 
 class PlotUnavailable(RuntimeError):
@@ -74,7 +95,9 @@ def scatter_points(
 def write_plots(
     records: Sequence[dict[str, Any]], path: str | os.PathLike[str], *, solvers: Sequence[str]
 ) -> None:
-    """Write the cactus plot and the scatter (when ours and MiniSat both ran) to ``path`` (PNG)."""
+    """Write the cactus plot and the scatter (when ours and MiniSat both ran) to ``path``,
+    atomically, as PNG, SVG or PDF by its suffix (ValueError for another suffix)."""
+    fmt = plot_format(path)
     plt = load_pyplot()
     names = list(dict.fromkeys([*solvers, *(n for r in records for n in r.get("runs", {}))]))
     reference = next((name for name in REFERENCES if name in names), None)
@@ -99,7 +122,7 @@ def write_plots(
         _scatter(axes[1], points, ours, reference, timeout)
     figure.tight_layout()
     with atomic_output(path, binary=True) as handle:
-        figure.savefig(handle, format="png", dpi=110)
+        figure.savefig(handle, format=fmt, dpi=110)
     plt.close(figure)
 
 

@@ -10,9 +10,13 @@ Names (a plain table, easy to grep):
   (``m22``, ``cd15``, ``g4``, …) are accepted too.
 - external programs, run on a DIMACS export (:mod:`crosscheck.external`):
   ``bin:minisat``, ``bin:cadical``, ``bin:kissat``, ``bin:picosat`` (looked up
-  on PATH when a solver is made), or ``bin:/path/to/<one of those>``. The
-  prefix keeps them apart from PySAT's names (``kissat`` is PySAT's alias of
-  ``kissat404``).
+  on PATH when a solver is made, each run with its own options and output
+  convention, also as ``bin:/path/to/<one of those>``), or ``bin:PROGRAM``
+  for any other program on PATH or ``bin:/path/to/solver``: run as
+  ``PROGRAM FILE.cnf`` and its stdout read as SAT-competition output
+  (``s SATISFIABLE``/``UNSATISFIABLE``/``UNKNOWN`` and ``v … 0`` lines; exit
+  code 0, 10 or 20). The prefix keeps them apart from PySAT's names
+  (``kissat`` is PySAT's alias of ``kissat404``).
 - names added at run time with :func:`register_solver` (tests install
   deliberately faulty wrappers this way; nothing registers one by default).
 
@@ -27,7 +31,6 @@ Every solver made here has the PySAT surface: ``solve``, ``solve_limited``,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -70,7 +73,8 @@ _REGISTERED: dict[str, Callable[..., Any]] = {}
 
 
 def external_solver_names() -> list[str]:
-    """``bin:<program>`` for every program whose I/O style is known (installed or not)."""
+    """``bin:<program>`` for every program whose I/O style is known (installed or not);
+    ``bin:`` with any other program or path is accepted too (SAT-competition output)."""
     from crosscheck.external import PROGRAMS
 
     return [EXTERNAL_PREFIX + program for program in PROGRAMS]
@@ -124,11 +128,11 @@ def unavailable_reason(name: str) -> str | None:
     a PySAT solver this build lacks), or None when it can."""
     canonical = canonical_name(name)
     if canonical.startswith(EXTERNAL_PREFIX):
-        from crosscheck.external import find_program
+        from crosscheck.external import program_problem
 
-        program = canonical[len(EXTERNAL_PREFIX) :]
-        if find_program(program) is None:
-            return f"solver {canonical!r} is not available: no {program!r} program on PATH"
+        problem = program_problem(canonical[len(EXTERNAL_PREFIX) :])
+        if problem is not None:
+            return f"solver {canonical!r} is not available: {problem}"
         return None
     try:
         make_solver(canonical).delete()
@@ -155,10 +159,8 @@ def canonical_name(name: str) -> str:
     if name in _REGISTERED:
         return name
     if name.startswith(EXTERNAL_PREFIX):
-        from crosscheck.external import PROGRAMS
-
-        if os.path.basename(name[len(EXTERNAL_PREFIX) :]) in PROGRAMS:
-            return name
+        if name[len(EXTERNAL_PREFIX) :].strip():
+            return name  # any program: a known one's convention, else SAT-competition output
         raise _unknown(name)
     from pysat.solvers import SolverNames
 
@@ -169,7 +171,10 @@ def canonical_name(name: str) -> str:
 
 
 def _unknown(name: str) -> ValueError:
-    return ValueError(f"unknown solver {name!r}; valid names: {', '.join(solver_names())}")
+    return ValueError(
+        f"unknown solver {name!r}; valid names: {', '.join(solver_names())}, "
+        "or bin:PROGRAM for any other program (SAT-competition output)"
+    )
 
 
 def make_solver(name: str, bootstrap_with: Any = None, **options: Any) -> Any:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import crosscheck.cli as cli
+from crosscheck.instances import load_instance
 from crosscheck.plot import PlotUnavailable
 from crosscheck.registry import register_solver, unregister_solver
 from crosscheck.validate import CheckerMissing
@@ -65,7 +66,9 @@ def test_batch_that_agrees(batch):
     result = invoke("crosscheck", str(batch), "--proofs", "--jobs", "2")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("3 instances: 2 SAT, 1 UNSAT, 0 unknown; 0 disagreements, 0 invalid")
+    assert lines[0].startswith(
+        "3 instances: 2 SAT, 1 UNSAT, 0 unknown, 0 bad input; 0 disagreements, 0 invalid"
+    )
     table = {line.split()[0]: line.split() for line in lines[3:6]}
     assert table["dpll:cdcl"][1:4] == ["3", "3", "3"]
     assert table["minisat22"][1:4] == ["3", "3", "3"]
@@ -88,8 +91,9 @@ def test_bad_input_is_reported_and_the_batch_goes_on(batch):
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "d-bad.cnf:2:" in errors[0]
     assert "Traceback" not in result.output
-    assert result.stdout.startswith("4 instances: 2 SAT, 1 UNSAT, 1 unknown")
-    assert "1 bad input" in result.stdout.splitlines()[0]
+    head = result.stdout.splitlines()[0]
+    assert head.startswith("4 instances: 2 SAT, 1 UNSAT, 0 unknown, 1 bad input; 0 disagreements")
+    assert head.count("bad input") == 1
 
 
 @pytest.mark.parametrize(
@@ -332,3 +336,159 @@ def test_fuzz_one_family_and_json(tmp_path):
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert sorted(r["seed"] for r in records) == [10, 11, 12, 13]
     assert {r["family"] for r in records} == {"ksat"}
+
+
+# --------------------------------------------- bin:PROGRAM for any program (competition output)
+
+
+def _script(folder: Path, name: str, body: str) -> str:
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_any_program_by_path(tmp_path):
+    import shutil
+
+    real = shutil.which("cadical") or shutil.which("picosat")
+    if real is None:
+        pytest.skip("neither cadical nor picosat is on PATH")
+    program = _script(tmp_path, "mysolver", f'exec {real} "$@"')
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    (tmp_path / "unsat.cnf").write_text(UNSAT_CNF)
+    result = invoke(
+        "crosscheck", str(tmp_path / "sat.cnf"), str(tmp_path / "unsat.cnf"),
+        "--solvers", f"dpll,bin:{program}", "--json", "-",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["runs"][f"bin:{program}"]["status"] for r in records] == ["SAT", "UNSAT"]
+    assert all(r["runs"][f"bin:{program}"]["outcome"] == "agree" for r in records)
+
+
+def test_any_program_on_path(tmp_path, monkeypatch):
+    _script(tmp_path, "fixed-sat", 'echo "s SATISFIABLE"; echo "v 1 2 3 0"')
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", "dpll,bin:fixed-sat")
+    # 1 2 3 falsifies -3 -2: the model is checked, not believed
+    assert result.exit_code == 1
+    assert "  bin:fixed-sat: invalid-model: " in result.stdout
+
+
+def test_lying_program_is_caught(tmp_path):
+    liar = _script(tmp_path, "liar", 'echo "s UNSATISFIABLE"; exit 20')
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", f"dpll,bin:{liar}")
+    assert result.exit_code == 1
+    assert "FAIL disagree: " in result.stdout
+    assert f"  bin:{liar}: disagree: says UNSAT" in result.stdout
+
+
+def test_program_without_an_s_line_is_a_crash(tmp_path):
+    mute = _script(tmp_path, "mute", 'echo "c nothing to say"')
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", f"dpll,bin:{mute}")
+    assert result.exit_code == 1
+    assert f"  bin:{mute}: crash: {mute} exited with code 0: printed no 's' line" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda folder: str(folder / "absent"), "no such file"),
+        (lambda folder: str(folder / "sat.cnf"), "is not executable"),
+        (lambda folder: "no-such-solver-anywhere", "no 'no-such-solver-anywhere' program on PATH"),
+    ],
+)
+def test_program_that_cannot_run_is_a_usage_error_naming_it(tmp_path, make, message):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    program = make(tmp_path)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", f"dpll,bin:{program}")
+    assert result.exit_code == 2
+    assert f"solver 'bin:{program}' is not available: " in result.stderr
+    assert message in result.stderr
+
+
+def test_help_names_any_program():
+    text = " ".join(invoke("crosscheck", "--help").stdout.split())
+    assert "bin:PROGRAM / bin:/path/to/solver for any other program" in text
+    assert "FILE.png, FILE.svg or FILE.pdf" in text
+
+
+# ------------------------------------------------------------------- bad input in the summary
+
+
+def test_bad_input_is_not_an_unknown_answer(tmp_path):
+    (tmp_path / "a-sat.cnf").write_text(SAT_CNF)
+    (tmp_path / "tok.cnf").write_text("p cnf 2 1\n1 x 0\n")
+    result = invoke("crosscheck", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith(
+        "2 instances: 1 SAT, 0 UNSAT, 0 unknown, 1 bad input; 0 disagreements, 0 invalid, "
+        "0 crashes, 0 timeouts; "
+    )
+    records = [
+        json.loads(line)
+        for line in invoke("crosscheck", str(tmp_path), "--json", "-").stdout.splitlines()
+    ]
+    bad = [r for r in records if r["verdict"] == "bad-input"]
+    assert len(bad) == 1 and bad[0]["answer"] is None and bad[0]["runs"] == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("huge3.cnf", "p cnf 3 1\n99999999999999999999999 0\n"),
+        ("dphuge.txt", "1 99999999999999999999999\n0\nback\n"),
+    ],
+)
+def test_what_the_reader_rejects_is_bad_input_not_a_crash(tmp_path, name, text):
+    """A literal too big for any solver: the reader's error, not a crash of each solver."""
+    from formats.errors import FormatError
+
+    cnf = tmp_path / name
+    cnf.write_text(text)
+    try:
+        load_instance(str(cnf))
+    except FormatError as exc:
+        expected = str(exc)
+    else:
+        pytest.skip(f"the formats reader does not reject the huge literal of {name} yet")
+    result = invoke("crosscheck", str(cnf))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(
+        "1 instances: 0 SAT, 0 UNSAT, 0 unknown, 1 bad input; 0 disagreements, 0 invalid, "
+        "0 crashes, 0 timeouts; "
+    )
+    assert result.stderr == f"error: {expected}\n"
+
+
+# -------------------------------------------------------------------------- plot formats
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [(".svg", (b"<?xml", b"<svg")), (".pdf", (b"%PDF",)),
+                                               (".PNG", (b"\x89PNG",))])  # fmt: skip
+def test_plot_format_follows_the_suffix(batch, tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
+    picture = tmp_path / ("plot" + suffix)
+    result = invoke("crosscheck", str(batch), "--plot", str(picture))
+    assert result.exit_code == 0, result.output
+    assert picture.read_bytes().startswith(magic)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.parametrize("target", ["plot.jpg", "plot", "-"])
+def test_plot_with_an_unknown_suffix_is_a_usage_error_before_any_run(tmp_path, target, monkeypatch):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    monkeypatch.chdir(tmp_path)
+
+    def no_run(*_args, **_kwargs):
+        raise AssertionError("nothing may run")
+
+    monkeypatch.setattr(cli, "check_paths", no_run)
+    result = invoke("crosscheck", "sat.cnf", "--plot", target, "--json", "log.jsonl")
+    assert result.exit_code == 2
+    assert "Invalid value for '--plot'" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sat.cnf"]

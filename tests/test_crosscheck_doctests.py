@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "crosscheck.generators",
     "crosscheck.isolate",
+    "crosscheck.plot",
     "crosscheck.registry",
     "crosscheck.shrink",
     "crosscheck.validate",

@@ -54,8 +54,96 @@ def test_write_clauses_is_plain_dimacs(tmp_path):
 def test_styles():
     assert program_style("minisat") == "result-file"
     assert program_style("/usr/local/bin/kissat") == "stdout"
-    with pytest.raises(ValueError, match="unknown external solver"):
-        program_style("glucose")
+    assert program_style("glucose") == "competition"  # any other program
+    assert program_style("/opt/bin/mysolver") == "competition"
+    with pytest.raises(ValueError, match="name the external program"):
+        program_style("")
+
+
+# ------------------------------------------------- any other program: SAT-competition output
+
+
+def test_other_program_is_run_as_program_file(tmp_path, cnf):
+    # argv: PROGRAM IN (no options), stdout read as competition output, exit 0 accepted
+    program = fake(
+        tmp_path,
+        "mysolver",
+        '[ "$#" = 1 ] && [ "$1" = "' + cnf + '" ] || exit 7\n'
+        'echo "c fine"; echo "s SATISFIABLE"; echo "v 1 -2"; echo "v 3 0"; exit 0',
+    )
+    answer = run_program(program, cnf, 10)
+    assert (answer.status, answer.model, answer.returncode) == ("SAT", [1, -2, 3], 0)
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ('echo "s SATISFIABLE"; echo "v 1 2 0"; exit 10', "SAT"),
+        ('echo "s UNSATISFIABLE"; exit 20', "UNSAT"),
+        ('echo "s UNSATISFIABLE"', "UNSAT"),
+        ('echo "s UNKNOWN"', "UNKNOWN"),
+        ('echo "s UNKNOWN"; exit 1', "UNKNOWN"),
+    ],
+)
+def test_other_program_answers(tmp_path, cnf, body, status):
+    assert run_program(fake(tmp_path, "mysolver", body), cnf, 10).status == status
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("exit 0", "printed no 's' line"),
+        ('echo "c thinking"; exit 0', "printed no 's' line"),
+        ('echo "s SATISFIABLE"; echo "v 1 0"; exit 20', "answered SAT"),
+        ('echo "s UNSATISFIABLE"; exit 10', "answered UNSAT"),
+        ('echo "s SATISFIABLE"; echo "v 1 0"; exit 1', "exited with code 1"),
+        ('echo "s UNKNOWN"; exit 10', "answered UNKNOWN"),
+        ('echo "SATISFIABLE"; exit 10', "expected a 'c', 's' or 'v' line"),
+        ('echo "s SATISFIABLE"; kill -SEGV $$', "signal 11"),
+    ],
+)
+def test_other_program_misbehaving_is_a_crash(tmp_path, cnf, body, message):
+    answer = run_program(fake(tmp_path, "mysolver", body), cnf, 10)
+    assert answer.status == "crash" and message in answer.error
+
+
+def test_other_program_deadline_kills_it(tmp_path, cnf):
+    program = fake(tmp_path, "mysolver", "exec sleep 30")
+    started = time.monotonic()
+    assert run_program(program, cnf, 0.3).status == "timeout"
+    assert time.monotonic() - started < 20
+
+
+def test_deadline_holds_when_a_child_keeps_the_output_open(tmp_path, cnf):
+    program = fake(tmp_path, "mysolver", "sleep 30; echo 's UNKNOWN'")  # no exec: sh waits
+    started = time.monotonic()
+    assert run_program(program, cnf, 0.3).status == "timeout"
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("real", ["cadical", "picosat"])
+def test_wrapper_around_a_real_solver(tmp_path, real):
+    found = shutil.which(real)
+    if found is None:
+        pytest.skip(f"{real} is not on PATH")
+    program = fake(tmp_path, "mysolver", f'exec {found} "$@"')
+    sat, unsat = tmp_path / "sat.cnf", tmp_path / "unsat.cnf"
+    write_clauses(str(sat), 3, SAT)
+    write_clauses(str(unsat), 1, UNSAT)
+    answer = run_program(program, str(sat), 30)
+    assert answer.status == "SAT" and model_problem(SAT, answer.model) is None
+    assert run_program(program, str(unsat), 30).status == "UNSAT"
+    with ExternalSolver(program, bootstrap_with=SAT) as solver:
+        assert solver.solve() is True and solver.solve(assumptions=[-1, -3]) is False
+
+
+def test_external_solver_names_a_program_it_cannot_run(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        ExternalSolver(str(tmp_path / "nothing-here"))
+    script = tmp_path / "not-executable"
+    script.write_text("#!/bin/sh\n")
+    with pytest.raises(ValueError, match="is not executable"):
+        ExternalSolver(str(script))
 
 
 def test_competition_output_is_read(tmp_path, cnf):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 
 import pytest
 
@@ -45,10 +46,48 @@ def test_solver_kind(name, kind):
     assert solver_kind(name) == kind
 
 
-@pytest.mark.parametrize("name", ["bin:", "bin:glucose", "bin:/usr/bin/lingeling", "minisat"])
+@pytest.mark.parametrize("name", ["bin:", "bin: ", "minisat"])
 def test_unknown_external_names(name):
     with pytest.raises(ValueError, match="unknown solver"):
         canonical_name(name)
+
+
+@pytest.mark.parametrize("name", ["bin:glucose", "bin:/usr/bin/lingeling", "bin:./mysolver"])
+def test_any_other_program_is_an_external_name(name):
+    assert canonical_name(name) == name and solver_kind(name) == "external"
+
+
+def test_missing_other_programs_are_unavailable_with_the_reason(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert unavailable_reason("bin:glucose") == (
+        "solver 'bin:glucose' is not available: no 'glucose' program on PATH"
+    )
+    missing = tmp_path / "mysolver"
+    assert unavailable_reason(f"bin:{missing}") == (
+        f"solver 'bin:{missing}' is not available: no such file '{missing}'"
+    )
+    missing.write_text("#!/bin/sh\n")
+    assert unavailable_reason(f"bin:{missing}").endswith(f"'{missing}' is not executable")
+    with pytest.raises(ValueError, match="is not executable"):
+        make_solver(f"bin:{missing}", bootstrap_with=SAT)
+    missing.chmod(0o755)
+    assert unavailable_reason(f"bin:{missing}") is None
+
+
+def test_other_program_through_the_registry(tmp_path):
+    """A Python script that prints a fixed competition answer is a solver like any other."""
+    script = tmp_path / "fixed-answer"
+    script.write_text(
+        "#!" + sys.executable + "\n"
+        "import sys\n"
+        "assert len(sys.argv) == 2 and open(sys.argv[1]).read().startswith('p cnf')\n"
+        "print('c a fixed answer'); print('s SATISFIABLE'); print('v 1 -2 3 0')\n"
+        "sys.exit(10)\n"
+    )
+    script.chmod(0o755)
+    with make_solver(f"bin:{script}", bootstrap_with=SAT) as solver:
+        assert isinstance(solver, ExternalSolver)
+        assert solver.solve() is True and solver.get_model() == [1, -2, 3]
 
 
 def test_missing_program_is_unavailable_not_unknown(monkeypatch):
