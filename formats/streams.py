@@ -8,6 +8,7 @@ import gzip
 import io
 import lzma
 import os
+import stat
 import sys
 import tempfile
 import zlib
@@ -24,6 +25,7 @@ _BZ2_MAGIC = b"BZh"  # then the block size digit and a block (or end-of-stream) 
 _BZ2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
 _BZ2_END = b"\x17\x72\x45\x38\x50\x90"
 _XZ_MAGIC = b"\xfd7zXZ\x00"
+_COMPRESSED_PIECE = 1 << 16  # bytes asked of a decompressor per read (see iter_byte_blocks)
 
 
 def display_name(path: str | os.PathLike[str]) -> str:
@@ -136,8 +138,15 @@ def iter_byte_blocks(
 
     ``-`` reads standard input; gzip/bz2/xz are detected by their magic bytes
     and decompressed on the fly; a leading UTF-8 BOM is dropped. Only one block
-    (plus the part line it ends with) is held at a time. A truncated or corrupt
-    compressed stream is a FormatError on the line where the readable data ends.
+    (plus the part line it ends with) is held at a time.
+
+    A truncated or corrupt compressed stream is a FormatError whose line is
+    where the readable data ends: one more than the number of newlines that
+    decompressed, i.e. the partial last line if the data stops inside a line,
+    else the line that would have come next. Compressed data is taken in the
+    decompressor's own pieces (``read1``), so a failing read loses nothing that
+    had already come out; a truncated stream is thus placed exactly, and a
+    corrupt one at most one compressed read-buffer before the damage.
     """
     name = display_name(path)
     try:
@@ -157,39 +166,56 @@ def iter_byte_blocks(
     try:
         head = raw.read(10)
         kind = compression_of(head)
-        stream: IO[bytes]
         if kind is None:
-            stream = raw
-            carry = head
+            read = raw.read
+            piece_size = block_size
+            pieces = [head] if head else []
         else:
-            stream = _open_compressed(kind, _Prefixed(head, raw))
-            carry = b""
-        if carry.startswith(b"\xef\xbb\xbf"):
-            carry = carry[3:]
+            # one decompressor read at a time (read1): a read that fails loses only its own
+            # output; 64 KiB, as read1 first allocates the full size asked for
+            read = _open_compressed(kind, _Prefixed(head, raw)).read1
+            piece_size = min(block_size, _COMPRESSED_PIECE)
+            pieces = []
+        size = len(head) if pieces else 0
+        least = max(block_size, 3)  # at least 3 bytes first, so a leading BOM is whole
+        wanted = least
         first = True
         while True:
             try:
-                # at least 3 bytes first, so a BOM at the start of decompressed data is whole
-                chunk = stream.read(max(block_size, 3) if first else block_size)
+                chunk = read(piece_size)
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
-                line += carry.count(b"\n")
+                line += sum(piece.count(b"\n") for piece in pieces)
                 detail = str(exc) or type(exc).__name__
                 message = f"{kind} data is truncated or corrupt ({detail})"
                 raise FormatError(name, line, message) from None
-            if not chunk:
-                if carry:
-                    yield carry, line
-                return
-            if first and kind is not None and chunk.startswith(b"\xef\xbb\xbf"):
-                chunk = chunk[3:]  # may leave it empty: only an empty read means the end
-            first = False
-            data = carry + chunk if carry else chunk
+            if chunk:
+                pieces.append(chunk)
+                size += len(chunk)
+                if size < wanted:
+                    continue
+            data = b"".join(pieces)
+            if first:
+                first = False
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
             cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                carry = data
+            if not chunk:  # the end: the whole lines, then a last line without its newline
+                if cut:
+                    yield data[:cut], line
+                    line += data.count(b"\n", 0, cut)
+                if cut < len(data):
+                    yield data[cut:], line
+                return
+            if cut == 0:  # no line end yet: wait for another block's worth (no quadratic joins)
+                pieces = [data]
+                size = len(data)
+                wanted = size + least
                 continue
             block = data[:cut]
             carry = data[cut:]
+            pieces = [carry] if carry else []
+            size = len(carry)
+            wanted = least
             yield block, line
             line += block.count(b"\n")
     finally:
@@ -251,6 +277,19 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return False
 
 
+def _is_stdin(path: str) -> bool:
+    """True when standard input is a regular file and ``path`` names that same file
+    (``cmd - -o FILE < FILE``: the input arrives as ``-`` but is FILE)."""
+    try:
+        given = os.fstat(sys.stdin.fileno())
+        other = os.stat(path)
+    except (AttributeError, ValueError, OSError):  # no real stdin (replaced, closed), no file
+        return False
+    if not stat.S_ISREG(given.st_mode):
+        return False
+    return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)
+
+
 @contextlib.contextmanager
 def atomic_output(
     path: str | os.PathLike[str],
@@ -265,7 +304,9 @@ def atomic_output(
     the target only when the ``with`` block finishes without an exception; on
     any error the temporary file is removed and the target is untouched. ``-``
     writes to standard output. Refuses (FormatError) to overwrite one of
-    ``inputs``. ``newline=""`` writes text exactly as given (no CRLF translation).
+    ``inputs``, including a ``-`` input whose standard input is redirected
+    from the target (same device and inode). ``newline=""`` writes text
+    exactly as given (no CRLF translation).
     """
     target = os.fspath(path)
     if target == STDIO:
@@ -274,7 +315,7 @@ def atomic_output(
         stream.flush()
         return
     for source in inputs:
-        if same_file(target, source):
+        if same_file(target, source) or (os.fspath(source) == STDIO and _is_stdin(target)):
             raise FormatError(target, None, "refusing to overwrite the input file")
     if os.path.isdir(target):
         raise FormatError(target, None, "is a directory, not a file")
