@@ -41,11 +41,21 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from formats.dimacs import MAX_VARIABLES, literal_for_message, literal_magnitude
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import atomic_output, display_name, read_text
 
 _SIGNED_NUMBER = re.compile(r"-?[0-9]+")
+
+
+class EmptyClauseError(FormatError):
+    """The DP format cannot write a formula with an empty clause; ``clause`` is its 1-based
+    index, so that a caller that knows the input file can add the line."""
+
+    def __init__(self, file: str, line: int | None, message: str, clause: int) -> None:
+        super().__init__(file, line, message)
+        self.clause = clause
 
 
 @dataclass
@@ -100,7 +110,15 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
         bad = next((token for token in tokens if not _is_int(token)), None)
         if bad is not None:
             raise FormatError(name, number, f"expected a signed atom number, found {bad!r}")
-        clause = [int(token) for token in tokens]
+        try:
+            clause = [int(token) for token in tokens]
+        except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
+            clause = [_atom_value(token) for token in tokens]
+        top = max(map(abs, clause))
+        if top > MAX_VARIABLES:
+            pairs = zip(tokens, clause, strict=True)
+            big = next(token for token, value in pairs if abs(value) == top)
+            raise FormatError(name, number, _too_large(big))
         if clause[-1] == 0 and len(clause) > 1:
             clause.pop()
             formula.warnings.append(
@@ -109,10 +127,24 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
         if 0 in clause:
             raise FormatError(name, number, "0 inside a clause line (only the separator line is 0)")
         clauses.append(clause)
-        high = max(high, max(map(abs, clause)))
+        if top > high:
+            high = top
     formula.nvars = high
     formula.back_matter = "".join(lines[separator + 1 :])
     return formula
+
+
+def _atom_value(token: str) -> int:
+    """A signed atom number (``-?[0-9]+``) that ``int`` refused (thousands of digits):
+    its value, or MAX_VARIABLES + 1 with its sign when it has more digits than that."""
+    value = literal_magnitude(token.encode("ascii"))
+    return -value if token.startswith("-") else value
+
+
+def _too_large(token: str) -> str:
+    """The message for an atom number above MAX_VARIABLES (a very long one is cut)."""
+    shown = literal_for_message(token.encode("ascii"))
+    return f"atom {shown} exceeds the largest variable number {MAX_VARIABLES}"
 
 
 def _is_int(token: str) -> bool:
@@ -128,17 +160,19 @@ def read_dp_input(path: str | os.PathLike[str]) -> Formula:
 def dp_input_text(formula: Formula, source: str = "<formula>") -> str:
     """The DP input text of ``formula``: clause lines, ``0``, the back matter verbatim.
 
-    Raises FormatError (naming ``source``, where the formula came from) if a
-    clause is empty: the format cannot express it.
+    Raises EmptyClauseError, a FormatError naming ``source`` (where the formula
+    came from) and the clause's index, if a clause is empty: the format cannot
+    express it.
     """
     out = []
     for index, clause in enumerate(formula.clauses, start=1):
         if not clause:
-            raise FormatError(
+            raise EmptyClauseError(
                 source,
                 None,
                 f"clause {index} is empty: the assignment's DP format cannot express an empty "
                 "clause (the formula is unsatisfiable as it stands)",
+                index,
             )
         out.append(" ".join(map(str, clause)))
     out.append("0")
@@ -184,10 +218,22 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
                 "'NO SOLUTION' is not DP output: an unsatisfiable result is a line '0' "
                 "followed by the back matter",
             )
-        if len(tokens) != 2 or not _is_int(tokens[0]) or int(tokens[0]) <= 0:
+        atom_text = tokens[0]
+        if (
+            len(tokens) != 2
+            or not _is_int(atom_text)
+            or atom_text.startswith("-")
+            or not atom_text.strip("0")
+        ):
             shown = line.rstrip("\r\n")
             raise FormatError(name, number, f"expected 'ATOM T' or 'ATOM F', found {shown!r}")
-        atom, value = int(tokens[0]), tokens[1]
+        try:
+            atom = int(atom_text)
+        except ValueError:
+            atom = _atom_value(atom_text)
+        if atom > MAX_VARIABLES:
+            raise FormatError(name, number, _too_large(atom_text))
+        value = tokens[1]
         if value not in ("T", "F"):
             raise FormatError(
                 name, number, f"atom {atom} has value {value!r}: every atom must be T or F"

@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 import click
 
-from formats.assignment import write_dp_input
+from formats.assignment import EmptyClauseError, write_dp_input
 from formats.detect import FORMATS, read_formula
-from formats.dimacs import write_dimacs
+from formats.dimacs import clause_line, write_dimacs
 from formats.errors import FormatError, FormatWarning
 from formats.statistics import formula_stats
 from formats.streams import display_name
@@ -95,7 +95,8 @@ def convert(
     The DP format's back matter rides through DIMACS as `c back-matter "…"`
     comment lines (one JSON string per line), so DP -> DIMACS -> DP gives back
     the same clauses and the same back matter byte for byte. A formula with an
-    empty clause cannot be written in the DP format (error, exit 1).
+    empty clause cannot be written in the DP format (error, exit 1, naming the
+    clause's line when the input is a file).
     """
     fmt = None if source == "auto" else source
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
@@ -103,8 +104,15 @@ def convert(
     target = target or ("assignment" if kind == "dimacs" else "dimacs")
     if target == "dimacs":
         write_dimacs(formula, output, inputs=[input_path])
-    else:
+        return
+    try:
         write_dp_input(formula, output, inputs=[input_path], source=display_name(input_path))
+    except EmptyClauseError as exc:
+        # the formula keeps no clause lines: read a DIMACS file again to find this one
+        line = clause_line(input_path, exc.clause) if kind == "dimacs" else None
+        if line is None:
+            raise
+        raise FormatError(exc.file, line, exc.message) from None
 
 
 @click.command()

@@ -11,6 +11,10 @@ Reading rules (see README "DIMACS as satkit reads it"):
 - A line starting with ``%`` (SATLIB) ends the input: what follows is ignored.
 - A ``0`` with no literals before it is a real empty clause and is kept.
 - A last clause without its ``0`` is accepted with a warning (error if strict).
+- A literal above MAX_VARIABLES (2**31 - 1, what every solver can index) is
+  an error in both modes; a ``c var N NAME`` with such an N is a plain comment.
+- A comment that is not UTF-8 is kept with its bad bytes replaced (U+FFFD)
+  and a warning (error if strict): its bytes do not change the formula.
 - Lenient (default): header mismatches are warnings and the variable count is
   max(declared, used). Strict: header mismatches, a missing header and literals
   above the declared count are errors.
@@ -31,13 +35,15 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import atomic_output, display_name, iter_byte_blocks
+from formats.streams import STDIO, atomic_output, display_name, iter_byte_blocks
 
 BLOCK_SIZE = 1 << 20
 """Bytes per parsing block (cut at a line end)."""
 
 MAX_VARIABLES = 2**31 - 1
-"""The largest variable count a header may declare (the int32 range every solver uses)."""
+"""The largest variable count a header may declare, and the largest variable a literal may
+name (the int32 range every solver uses)."""
+_MAX_DIGITS = len(str(MAX_VARIABLES))
 
 NAME_PREFIX = "var "
 BACK_MATTER_PREFIX = "back-matter "
@@ -66,6 +72,20 @@ def _greater_than(bound: int) -> re.Pattern[bytes]:
     if not options:
         return re.compile(rb"(?!)")
     return re.compile(b" (?:" + "|".join(options).encode() + b")(?= )")
+
+
+def literal_magnitude(token: bytes) -> int:
+    """The absolute value of an ASCII literal token (``-?[0-9]+``); any value with more
+    digits than MAX_VARIABLES comes back as MAX_VARIABLES + 1 (``int`` refuses thousands)."""
+    digits = token.lstrip(b"-").lstrip(b"0")
+    return int(digits or b"0") if len(digits) <= _MAX_DIGITS else MAX_VARIABLES + 1
+
+
+def literal_for_message(token: bytes) -> str:
+    """A literal token for a message, without leading zeros, cut after 30 characters."""
+    sign = "-" if token.startswith(b"-") else ""
+    digits = token.lstrip(b"-").lstrip(b"0").decode("ascii", "replace") or "0"
+    return sign + (digits if len(digits) <= 30 else digits[:30] + f"… ({len(digits)} digits)")
 
 
 def _shown(token: bytes) -> str:
@@ -205,7 +225,13 @@ class _Reader:
         for token in text.split():
             if not _LITERAL.fullmatch(token):
                 self.find_bad_token(text, first_line)
-            value = int(token)
+            try:
+                value = int(token)
+            except ValueError:  # more digits than int() converts: far above MAX_VARIABLES
+                value = literal_magnitude(token)  # unless they are leading zeros
+                if value > MAX_VARIABLES:
+                    self.literal_too_large(text, first_line)
+                value = -value if token.startswith(b"-") else value
             if value:
                 current.append(value)
             else:
@@ -250,9 +276,11 @@ class _Reader:
 
     def note_max(self, high: int, text: bytes, first_line: int) -> None:
         if high > self.max_var:
+            if high > MAX_VARIABLES or (
+                self.strict and self.declared_vars is not None and high > self.declared_vars
+            ):
+                self.literal_too_large(text, first_line)
             self.max_var = high
-            if self.strict and self.declared_vars is not None and high > self.declared_vars:
-                self.literal_beyond_header(text, first_line)
 
     # -- slow paths -----------------------------------------------------------------------
     def pending_line(self) -> int | None:
@@ -261,7 +289,8 @@ class _Reader:
             return None
         text, first_line = self.pending_at
         tokens = text.split()
-        last_zero = max((i for i, token in enumerate(tokens) if int(token) == 0), default=-1)
+        zeros = (i for i, token in enumerate(tokens) if not literal_magnitude(token))
+        last_zero = max(zeros, default=-1)
         target = last_zero + 1  # index of the open clause's first token
         for offset, line_text in enumerate(text.split(b"\n")):
             count = len(line_text.split())
@@ -284,15 +313,23 @@ class _Reader:
             if _MINUS_ZERO.search(line_text):
                 raise self.error(first_line + offset, "'-0' is not a literal (0 ends a clause)")
 
-    def literal_beyond_header(self, text: bytes, first_line: int) -> None:
-        declared = self.declared_vars or 0
+    def literal_too_large(self, text: bytes, first_line: int) -> None:
+        """Raise a FormatError for the first literal of ``text`` above MAX_VARIABLES or,
+        when strict, above the declared variable count."""
+        bound = MAX_VARIABLES
+        if self.strict and self.declared_vars is not None:
+            bound = self.declared_vars
         for offset, line_text in enumerate(text.split(b"\n")):
             for token in line_text.split():
-                if abs(int(token)) > declared:
-                    raise self.error(
-                        first_line + offset,
-                        f"literal {int(token)} exceeds the declared {declared} variables",
-                    )
+                magnitude = literal_magnitude(token)
+                if magnitude > bound:
+                    shown = literal_for_message(token)
+                    if magnitude > MAX_VARIABLES:
+                        limit = f"the largest variable number {MAX_VARIABLES}"
+                    else:
+                        limit = f"the declared {bound} variables"
+                    raise self.error(first_line + offset, f"literal {shown} exceeds {limit}")
+        raise self.error(first_line, f"a literal exceeds the largest variable number {bound}")
 
     def special_line(self, raw: bytes, line: int) -> None:
         """A comment, the header, the % end marker, or something invalid."""
@@ -302,7 +339,10 @@ class _Reader:
             try:
                 body = stripped[1:].decode("utf-8")
             except UnicodeDecodeError:
-                raise self.error(line, "comment is not UTF-8 text") from None
+                if self.strict:
+                    raise self.error(line, "comment is not UTF-8 text") from None
+                self.warn(line, "comment is not UTF-8 text; undecodable bytes replaced")
+                body = stripped[1:].decode("utf-8", "replace")
             self.comment(body.rstrip("\r"), line)
         elif first == b"p":
             self.header(stripped.decode("ascii", "replace"), line)
@@ -317,7 +357,7 @@ class _Reader:
         text = body[1:] if body.startswith((" ", "\t")) else body
         if text.startswith(NAME_PREFIX):
             match = _NAME_COMMENT.fullmatch(text)
-            if match:
+            if match and literal_magnitude(match.group(1).encode()) <= MAX_VARIABLES:
                 self.formula.names[int(match.group(1))] = match.group(2)
                 return
         elif text.startswith(BACK_MATTER_PREFIX):
@@ -342,10 +382,13 @@ class _Reader:
             raise self.error(line, f"a second 'p cnf' header (the first is on line {first})")
         if self.first_clause_line:
             self.complain(line, "'p cnf' header after the first clause")
-        if int(match.group(1)) > MAX_VARIABLES:
+        if literal_magnitude(match.group(1).encode()) > MAX_VARIABLES:
             raise self.error(line, f"header declares more than {MAX_VARIABLES} variables")
         self.declared_vars = int(match.group(1))
-        self.declared_clauses = int(match.group(2))
+        try:
+            self.declared_clauses = int(match.group(2))
+        except ValueError:  # thousands of digits: more than int() converts
+            raise self.error(line, "header declares an impossibly large clause count") from None
         self.header_line = line
         if self.strict and self.max_var > self.declared_vars:
             raise self.error(
@@ -452,6 +495,42 @@ def read_dimacs(path: str | os.PathLike[str], *, strict: bool = False) -> Formul
     irregularities are in the result's ``warnings``.
     """
     return _parse_blocks(iter_byte_blocks(path, BLOCK_SIZE), display_name(path), strict)
+
+
+def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
+    """The line on which clause ``index`` (1-based, in file order) of a DIMACS file begins
+    (for an empty clause: the line of its ``0``), found by reading the file again.
+
+    For error messages about a clause of an already parsed formula, which keeps no
+    line numbers: slow, and only on that error path. None for ``-`` (stdin cannot
+    be read twice), for an unreadable file, or when the file has no such clause.
+    """
+    if os.fspath(path) == STDIO or index < 1:
+        return None
+    zeros = 0  # clauses ended so far
+    try:
+        for block, first_line in iter_byte_blocks(path, BLOCK_SIZE):
+            for offset, raw in enumerate(block.split(b"\n")):
+                stripped = raw.lstrip(b" \t")
+                if stripped[:1] in (b"c", b"p"):
+                    continue
+                if stripped[:1] == b"%":
+                    return None
+                tokens = raw.split()
+                ended = tokens.count(b"0")
+                if b"00" in raw:  # zeros written as 00: count them exactly
+                    ended = sum(1 for token in tokens if not token.strip(b"-0"))
+                if zeros + ended < index - 1:
+                    zeros += ended
+                    continue
+                for token in tokens:
+                    if zeros == index - 1:
+                        return first_line + offset
+                    if not token.strip(b"-0"):
+                        zeros += 1
+    except FormatError:
+        return None
+    return None
 
 
 def format_clause(clause: Sequence[int]) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from formats.dimacs import MAX_VARIABLES, literal_for_message, literal_magnitude
 from formats.errors import FormatError
 
 STATUSES = ("SAT", "UNSAT", "UNKNOWN")
@@ -53,7 +54,22 @@ def _literals(tokens: list[str], name: str, number: int) -> list[int]:
     for token in tokens:
         if _LITERAL.fullmatch(token) is None:
             raise FormatError(name, number, f"expected a literal, found {token!r}")
-    return [int(token) for token in tokens]
+    try:
+        values = [int(token) for token in tokens]
+    except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
+        values = [
+            -literal_magnitude(token.encode("ascii"))
+            if token.startswith("-")
+            else literal_magnitude(token.encode("ascii"))
+            for token in tokens
+        ]
+    if values and max(max(values), -min(values)) > MAX_VARIABLES:
+        pairs = zip(tokens, values, strict=True)
+        big = next(token for token, value in pairs if abs(value) > MAX_VARIABLES)
+        shown = literal_for_message(big.encode("ascii"))
+        message = f"literal {shown} exceeds the largest variable number {MAX_VARIABLES}"
+        raise FormatError(name, number, message)
+    return values
 
 
 def _check_model(model: list[int], name: str, number: int) -> None:

@@ -314,3 +314,51 @@ def test_write_and_read_dp_output_files(tmp_path):
     assert path.read_bytes() == b"0\n1 A\r\n"
     with pytest.raises(FormatError, match="no such file"):
         read_dp_output(tmp_path / "missing.txt")
+
+
+# -- audit fixes: atom numbers above MAX_VARIABLES, the empty clause's index ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "shown"),
+    [
+        ("1 99999999999999999999999\n0\nback\n", 1, "99999999999999999999999"),
+        ("1 2\n\n-3 -2147483648\n0\n", 3, "-2147483648"),
+        ("1 2\n-" + "7" * 5000 + "\n0\n", 2, "-" + "7" * 30 + "… (5000 digits)"),
+    ],
+)
+def test_dp_input_atoms_above_max_variables_are_errors(text, line, shown):
+    with pytest.raises(FormatError) as info:
+        parse_dp_input(text, "dp.txt")
+    assert (info.value.file, info.value.line) == ("dp.txt", line)
+    assert info.value.message == f"atom {shown} exceeds the largest variable number 2147483647"
+
+
+def test_dp_input_largest_atom_and_long_leading_zeros():
+    assert parse_dp_input("1 -2147483647\n0\n").nvars == 2147483647
+    assert parse_dp_input("-" + "0" * 5000 + "2 1\n0\n").clauses == [[-2, 1]]
+
+
+def test_dp_output_atoms_above_max_variables_are_errors():
+    with pytest.raises(FormatError) as info:
+        parse_dp_output("1 T\n99999999999999999999999 F\n0\nback\n", "out.txt")
+    assert (info.value.line, info.value.message) == (
+        2, "atom 99999999999999999999999 exceeds the largest variable number 2147483647"
+    )
+    with pytest.raises(FormatError) as info:
+        parse_dp_output("9" * 5000 + " T\n0\n", "out.txt")
+    assert info.value.line == 1
+    assert parse_dp_output("2147483647 T\n0\n").valuation == {2147483647: True}
+    assert parse_dp_output("0" * 5000 + "3 F\n0\n").valuation == {3: False}
+    for bad in ("-2 T\n0\n", "00 T\n0\n"):
+        with pytest.raises(FormatError, match="expected 'ATOM T' or 'ATOM F'"):
+            parse_dp_output(bad)
+
+
+def test_an_empty_clause_error_carries_the_clause_index():
+    from formats.assignment import EmptyClauseError
+
+    with pytest.raises(EmptyClauseError) as info:
+        dp_input_text(Formula(clauses=[[1], [2], []]), "x.cnf")
+    assert (info.value.file, info.value.line, info.value.clause) == ("x.cnf", None, 3)
+    assert info.value.message.startswith("clause 3 is empty: ")

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,7 @@ def test_an_empty_clause_cannot_become_dp_input(tmp_path):
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith(f"error: {source}: clause 2 is empty")
+    assert lines[0].startswith(f"error: {source}:3: clause 2 is empty")
     assert "cannot express an empty clause" in lines[0]
     assert result.stdout == ""
     assert files_in(tmp_path) == ["e.cnf"]
@@ -284,7 +285,11 @@ BAD_INPUTS = [
     ("binary-garbage", b"p cnf 1 1\n\x00\x07\x1b\x00\n", [], 2, "binary data"),
     ("nul-in-clause", b"p cnf 1 1\n1 \x00 0\n", [], 2, "found"),
     ("elf-binary", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), [], 1, ""),
-    ("invalid-utf8-comment", b"c ok\nc caf\xe9\np cnf 1 1\n1 0\n", [], 2, "not UTF-8"),
+    ("invalid-utf8-comment", b"c ok\nc caf\xe9\np cnf 1 1\n1 0\n", ["--strict"], 2, "not UTF-8"),
+    ("huge-literal", b"p cnf 3 1\n99999999999999999999999 0\n", [], 2, "largest variable number"),
+    ("huge-literal-strict", b"p cnf 3 1\n1 0\n-2147483648 0\n", ["--strict"], 3, "largest"),
+    ("huge-literal-no-header", b"1 0\n\n2 " + b"7" * 5000 + b" 0\n", [], 3, "largest"),
+    ("dp-huge-atom", b"1 2\n1 99999999999999999999999\n0\nk\n", [], 2, "largest variable"),
     ("invalid-utf8-clause", b"p cnf 1 1\n1 \xe9 0\n", [], 2, "expected a literal or 0"),
     ("empty-file", b"", [], 1, "empty input"),
     ("blank-file", b"\n  \n\t\n", [], 4, "empty input"),
@@ -421,3 +426,131 @@ def test_real_process_bad_inputs_print_one_line_and_no_traceback(tmp_path):
         f"error: {tmp_path / 'nope'}: no such file\n".encode()
     )
     assert files_in(tmp_path) == sorted(cases)
+
+
+# -- audit fixes: empty clause line, stdin as the output, non-UTF-8 comments, huge literals ------
+
+
+def test_an_empty_clause_is_named_by_its_line_in_a_file_and_by_number_from_stdin(tmp_path):
+    text = b"c x\np cnf 2 5\n1 2 0 -1\n0 2 0 0\n1 0\n"  # clause 4 is the second 0 of line 4
+    suffix = ": clause 4 is empty: the assignment's DP format cannot express an empty clause"
+    for name, data in (("e.cnf", text), ("e.cnf.gz", gzip.compress(text))):
+        source = tmp_path / name
+        source.write_bytes(data)
+        result = run(convert, [source, "--to", "assignment", "--quiet"])
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: {source}:4{suffix}")
+    result = run(convert, ["-", "--to", "assignment", "--quiet"], stdin=text)
+    assert result.stderr.startswith(f"error: <stdin>{suffix}")
+    leading = tmp_path / "z.cnf"  # zeros written as 00 and 000 still end clauses
+    leading.write_bytes(b"p cnf 2 3\n1 00 2 0\n  000  \n")
+    result = run(convert, [leading, "--to", "assignment"])
+    assert result.stderr.startswith(f"error: {leading}:3: clause 3 is empty")
+
+
+def test_clause_line_of_a_file(tmp_path):
+    from formats.dimacs import clause_line
+
+    source = tmp_path / "c.cnf"
+    source.write_bytes(b"\xef\xbb\xbfc 0 0\np cnf 3 4\n1\n-2 0 3\n0 0\nc 0\n2 0\n%\n0\n")
+    assert [clause_line(source, index) for index in range(1, 6)] == [3, 4, 5, 7, None]
+    assert clause_line(tmp_path / "absent.cnf", 1) is None
+    assert clause_line("-", 1) is None  # stdin cannot be read again
+
+
+def satkit_reading(stdin_path: Path, *args: str, cwd: Path | None = None):
+    """The real entry point with its stdin redirected from a file (``satkit … < FILE``)."""
+    with open(stdin_path, "rb") as stdin:
+        return subprocess.run(
+            [sys.executable, "-c", "from satkit import main; main()", *args],
+            stdin=stdin,
+            capture_output=True,
+            cwd=cwd,
+            check=False,
+        )
+
+
+def test_real_process_stdin_redirected_from_the_output_is_not_overwritten(tmp_path):
+    target = tmp_path / "ex.txt"
+    original = b"1 2 3\n-2 3\n-3\n0\nback\n"
+    target.write_bytes(original)
+    for output in (str(target), "ex.txt"):
+        result = satkit_reading(target, "convert", "-", "-o", output, cwd=tmp_path)
+        assert result.returncode == 1
+        refusal = f"error: {output}: refusing to overwrite the input file\n"
+        assert result.stderr.decode() == refusal
+        assert target.read_bytes() == original
+        assert files_in(tmp_path) == ["ex.txt"]
+    # another file from the same stdin, or the target fed through a pipe: written as before
+    other = tmp_path / "other.txt"
+    assert satkit_reading(target, "convert", "-", "-o", str(other)).returncode == 0
+    assert other.read_bytes().startswith(b'c back-matter "back\\n"\np cnf 3 3\n')
+    assert satkit("convert", "-", "-o", str(target), stdin=original).returncode == 0
+
+
+def test_a_non_utf8_comment_is_a_warning_unless_strict(tmp_path):
+    source = tmp_path / "latin1.cnf"
+    source.write_bytes(b"c caf\xe9\np cnf 1 1\n1 0\n")
+    result = run(convert, [source, "--to", "dimacs"])
+    assert result.exit_code == 0
+    assert result.stdout == "c caf\ufffd\np cnf 1 1\n1 0\n"
+    assert result.stderr == (
+        f"warning: {source}:1: comment is not UTF-8 text; undecodable bytes replaced\n"
+    )
+    assert run(convert, [source, "--quiet"]).stderr == ""
+    strict = run(convert, [source, "--strict"])
+    assert (strict.exit_code, strict.stdout) == (1, "")
+    assert strict.stderr == f"error: {source}:1: comment is not UTF-8 text\n"
+
+
+def test_real_process_solve_reads_a_non_utf8_comment_with_one_warning(tmp_path):
+    source = tmp_path / "latin1.cnf"
+    source.write_bytes(b"c caf\xe9\np cnf 1 1\n1 0\n")
+    result = satkit("solve", str(source))
+    assert result.returncode == 10
+    warning = f"warning: {source}:1: comment is not UTF-8 text; undecodable bytes replaced"
+    assert result.stderr.decode().splitlines() == [warning]
+    assert satkit("solve", "--strict", str(source)).stderr.decode() == (
+        f"error: {source}:1: comment is not UTF-8 text\n"
+    )
+
+
+@pytest.mark.parametrize("strict", [[], ["--strict"]])
+def test_real_process_solve_and_dp_refuse_huge_literals(tmp_path, strict):
+    cnf = tmp_path / "huge3.cnf"
+    cnf.write_bytes(b"p cnf 3 1\n99999999999999999999999 0\n")
+    result = satkit("solve", *strict, str(cnf))
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        f"error: {cnf}:2: literal 99999999999999999999999 exceeds the largest variable number "
+        "2147483647\n"
+    )
+    if strict:
+        return
+    dp_in = tmp_path / "dphuge.txt"
+    dp_in.write_bytes(b"1 99999999999999999999999\n0\nback\n")
+    out = tmp_path / "out.txt"
+    result = satkit("dp", str(dp_in), "-o", str(out))
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        f"error: {dp_in}:1: atom 99999999999999999999999 exceeds the largest variable number "
+        "2147483647\n"
+    )
+    assert not out.exists()
+
+
+def test_real_process_truncated_gzip_names_the_line_where_the_data_ends(tmp_path):
+    text = b"p cnf 3 100000\n" + b"".join(b"%d -%d 3 0\n" % (i % 3 + 1, i % 2 + 1) for i in
+                                           range(100_000))
+    packed = gzip.compress(text)
+    source = tmp_path / "tr.cnf.gz"
+    source.write_bytes(packed[: len(packed) // 2])
+    readable = zlib.decompressobj(31).decompress(packed[: len(packed) // 2])
+    line = readable.count(b"\n") + 1
+    assert line > 1000
+    for command in ("solve", "convert"):
+        result = satkit(command, str(source))
+        assert result.returncode == 1
+        assert result.stderr.decode().startswith(
+            f"error: {source}:{line}: gzip data is truncated or corrupt"
+        )

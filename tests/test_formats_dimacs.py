@@ -333,7 +333,9 @@ def test_big_input_crossing_the_default_block_size():
         ("c only\nc comments\n", 3, "empty input"),
         ("p cnf 1 1\n1 \x00 0\n", 2, "\\x00"),
         ("p cnf 1 1\n\x00\x01\x02\n", 2, "binary data"),
-        ("p cnf 1 1\nc \xff\xfe\n1 0\n", 2, "not UTF-8"),
+        ("p cnf 3 1\n1 0\n2\n99999999999999999999999 0\n", 4, "exceeds the largest variable"),
+        ("p cnf 1 2\n1 0\n-2147483648 0\n", 3, "literal -2147483648 exceeds the largest"),
+        ("p cnf 3 1\n1 0\n\n2 0002147483648 0\n", 4, "literal 2147483648 exceeds the largest"),
     ],
 )
 def test_bad_input_names_file_and_line(text, line, fragment):
@@ -565,3 +567,104 @@ def test_absurd_variable_count_in_header_is_an_error():
     with pytest.raises(FormatError) as info:
         parse_dimacs("p cnf 99999999999999999999 1\n1 0\n", "big.cnf")
     assert str(info.value) == "big.cnf:1: header declares more than 2147483647 variables"
+
+
+# -- audit fixes: literals above MAX_VARIABLES, comments that are not UTF-8 -----------------
+
+HUGE = "literal 99999999999999999999999 exceeds the largest variable number 2147483647"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("p cnf 3 1\n99999999999999999999999 0\n", 2, HUGE),
+        ("p cnf 3 2\nc x\n1 2 0\n-3 99999999999999999999999 0\n", 4, HUGE),
+        ("p cnf 3 1\n1 2\n 0099999999999999999999999 0\n", 3, HUGE),  # the token loop
+        ("p cnf 3 1\n1 -2147483648 0\n", 2, "literal -2147483648 exceeds the largest variable "
+         "number 2147483647"),
+        ("p cnf 3 1\n1 -" + "8" * 5000 + " 0\n", 2, "literal -" + "8" * 30 + "… (5000 digits) "
+         "exceeds the largest variable number 2147483647"),  # more digits than int() takes
+    ],
+)
+def test_a_literal_above_max_variables_is_an_error_in_both_modes(text, line, message, strict):
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text, "huge.cnf", strict=strict)
+    assert (info.value.file, info.value.line, info.value.message) == ("huge.cnf", line, message)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_huge_literal_in_a_file_is_found_on_its_line(tmp_path, strict):
+    path = tmp_path / "h.cnf"
+    body = "".join(f"{i} -{i + 1} 0\n" for i in range(1, 30_000))
+    path.write_text("p cnf 30000 30000\n" + body + "5 99999999999999999999999 0\n")
+    with pytest.raises(FormatError) as info:
+        read_dimacs(path, strict=strict)
+    assert (info.value.line, info.value.message) == (30_001, HUGE)
+
+
+def test_without_a_header_a_huge_literal_is_an_error_too():
+    with pytest.raises(FormatError) as info:
+        parse_dimacs("1 2 0\n\n99999999999999999999999 0\n", "n.cnf")
+    assert (info.value.line, info.value.message) == (3, HUGE)
+
+
+def test_the_largest_variable_number_itself_is_a_literal():
+    formula = parse_dimacs("1 -2147483647 0\n")
+    assert (formula.nvars, formula.clauses) == (2147483647, [[1, -2147483647]])
+    # leading zeros that int() cannot convert at once still name a small variable
+    assert parse_dimacs("p cnf 3 1\n" + "0" * 5000 + "3 0\n").clauses == [[3]]
+
+
+def test_in_strict_mode_the_first_literal_too_large_is_named():
+    text = "p cnf 3 2\n1 0\n2 -5 0\n-99999999999999999999999 0\n"
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text, "s.cnf", strict=True)
+    assert (info.value.line, info.value.message) == (
+        3, "literal -5 exceeds the declared 3 variables"
+    )
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text, "s.cnf")
+    assert (info.value.line, info.value.message) == (4, "literal -" + HUGE[len("literal ") :])
+
+
+def test_huge_numbers_in_headers_and_name_comments():
+    with pytest.raises(FormatError) as info:
+        parse_dimacs("p cnf " + "9" * 5000 + " 1\n1 0\n")
+    assert (info.value.line, info.value.message) == (
+        1, "header declares more than 2147483647 variables"
+    )
+    with pytest.raises(FormatError) as info:
+        parse_dimacs("p cnf 3 " + "9" * 5000 + "\n1 0\n")
+    assert info.value.line == 1
+    # a name for a variable no solver can have is an ordinary comment
+    formula = parse_dimacs("c var 99999999999999999999999 x\nc var 2 y\np cnf 3 1\n1 0\n")
+    assert formula.names == {2: "y"}
+    assert formula.comments == ["var 99999999999999999999999 x"]
+
+
+def test_a_non_utf8_comment_is_kept_with_a_warning_unless_strict():
+    data = b"c caf\xe9\np cnf 1 1\nc ok\n1 0\nc \xff\xfe end\n"
+    formula = parse_dimacs(data, "l.cnf")
+    assert formula.clauses == [[1]]
+    assert formula.comments == ["caf\ufffd", "ok", "\ufffd\ufffd end"]
+    assert [(w.file, w.line, w.message) for w in formula.warnings] == [
+        ("l.cnf", 1, "comment is not UTF-8 text; undecodable bytes replaced"),
+        ("l.cnf", 5, "comment is not UTF-8 text; undecodable bytes replaced"),
+    ]
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(data, "l.cnf", strict=True)
+    assert (info.value.line, info.value.message) == (1, "comment is not UTF-8 text")
+
+
+def test_names_and_back_matter_with_bytes_that_are_not_utf8(tmp_path):
+    data = b'c var 1 caf\xe9\nc back-matter "k\xff"\np cnf 1 1\n1 0\n'
+    path = tmp_path / "n.cnf"
+    path.write_bytes(data)
+    formula = read_dimacs(path)
+    assert formula.names == {1: "caf\ufffd"}
+    assert formula.back_matter == "k\ufffd"
+    assert [w.line for w in formula.warnings] == [1, 2]
+    with pytest.raises(FormatError) as info:
+        read_dimacs(path, strict=True)
+    assert info.value.line == 1

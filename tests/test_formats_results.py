@@ -262,3 +262,32 @@ def test_real_solvers_stopped_by_a_limit_read_as_unknown(binary, limit, tmp_path
     run = subprocess.run([solver, *limit, str(hard)], capture_output=True, text=True, check=False)
     assert run.returncode == 0
     assert parse_result(run.stdout, binary).status == "UNKNOWN"
+
+
+# -- audit fix: literals above MAX_VARIABLES ------------------------------------------------
+
+TOO_LARGE = "exceeds the largest variable number 2147483647"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "shown"),
+    [
+        ("s SATISFIABLE\nv 1 -2\nv 99999999999999999999999 0\n", 3, "99999999999999999999999"),
+        ("c x\ns SATISFIABLE\nv 1 -2147483648 0\n", 3, "-2147483648"),
+        ("s SATISFIABLE\nv 1 " + "6" * 5000 + " 0\n", 2, "6" * 30 + "… (5000 digits)"),
+        ("SAT\n1 -99999999999999999999999 0\n", 2, "-99999999999999999999999"),
+        ("SAT\n1 2\n3 2147483648 0\n", 3, "2147483648"),
+        ("SAT\n-" + "6" * 5000 + " 0\n", 2, "-" + "6" * 30 + "… (5000 digits)"),
+    ],
+)
+def test_result_literals_above_max_variables_are_errors(text, line, shown):
+    with pytest.raises(FormatError) as info:
+        parse_result(text, "r.out")
+    assert (info.value.file, info.value.line) == ("r.out", line)
+    assert info.value.message == f"literal {shown} {TOO_LARGE}"
+
+
+def test_result_literals_up_to_max_variables_and_long_leading_zeros():
+    assert parse_result("s SATISFIABLE\nv 1 -2147483647 0\n").model == [1, -2147483647]
+    assert parse_result("SAT\n2147483647 0\n").model == [2147483647]
+    assert parse_result("s SATISFIABLE\nv -" + "0" * 5000 + "2 0\n").model == [-2]
