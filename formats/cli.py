@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import signal
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -26,17 +28,45 @@ def fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) while the block runs.
+
+    ``timeout``, ``kill`` and batch schedulers send SIGTERM; Python's default
+    for it is to die at once, which skips every ``finally``: an atomic output
+    would leave its hidden temporary file behind and a solve would print nothing.
+    Raised as KeyboardInterrupt, it takes the same way out as Ctrl-C (temporary
+    files removed, ``s UNKNOWN`` from ``satkit solve``). Outside the main thread
+    signals are left alone.
+    """
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def report_errors(func: F) -> F:
     """Turn bad input into one ``error: FILE:LINE: message`` line and exit 1.
 
     Wrap every command body with it: a FormatError (or an unreadable/unwritable
-    path) never reaches the user as a traceback.
+    path) never reaches the user as a traceback. SIGTERM is handled like Ctrl-C
+    while the command runs (see `terminate_as_interrupt`).
     """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with terminate_as_interrupt():
+                return func(*args, **kwargs)
         except FormatError as exc:
             fail(str(exc))
         except BrokenPipeError:
@@ -47,6 +77,22 @@ def report_errors(func: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux ``MemAvailable``), or None when unknown.
+
+    Commands compare it with a lower bound of what an input needs, to refuse a size
+    that cannot fit with one error line instead of a MemoryError or the OOM killer.
+    """
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> None:

@@ -197,8 +197,10 @@ def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
     assert run([path, "--mode", "classic", "--heuristic", "vsids"]).exit_code == 2
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
-def test_ctrl_c_prints_unknown_with_statistics(tmp_path: Path) -> None:
+@pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum: int) -> None:
+    """SIGTERM (what `timeout` and `kill` send) stops the solve like Ctrl-C."""
     path = write(tmp_path, "php.cnf", pigeonhole_text(10))
     process = subprocess.Popen(
         [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
@@ -210,7 +212,7 @@ def test_ctrl_c_prints_unknown_with_statistics(tmp_path: Path) -> None:
     )
     first = process.stdout.readline()  # the heading comes once the solver is set up
     assert first.startswith("c satkit solve")
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     answer = parse_competition(first + out)
@@ -218,3 +220,26 @@ def test_ctrl_c_prints_unknown_with_statistics(tmp_path: Path) -> None:
     assert "stopped: interrupted" in answer.comments
     assert any(c.startswith("conflicts: ") for c in answer.comments)
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["solve", "dp"])
+def test_a_variable_count_that_cannot_fit_is_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A valid header (or literal) far beyond memory: refused up front, not a MemoryError."""
+    import dpll.cli
+
+    monkeypatch.setattr(dpll.cli, "available_memory", lambda: 10**9)
+    if command == "solve":
+        path = write(tmp_path, "big.cnf", "p cnf 1999999999 1\n3 0\n")
+    else:
+        path = write(tmp_path, "big.txt", "1 1999999999\n0\nback\n")
+    result = CliRunner().invoke(main, [command, str(path)])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: {path}: 1,999,999,999 variables")
+    assert "1.0 GB are available" in lines[0]
+    monkeypatch.setattr(dpll.cli, "available_memory", lambda: None)  # unknown: no refusal
+    small = write(tmp_path, "small.cnf", "p cnf 3 1\n3 0\n")
+    assert CliRunner().invoke(main, ["solve", str(small)]).exit_code == 10
