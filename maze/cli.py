@@ -10,6 +10,8 @@ the SAT-competition convention like every solve command — 10 a path was found,
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 import time
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 import click
 
 from formats.assignment import parse_dp_output
-from formats.cli import fail, print_warnings, report_errors
+from formats.cli import available_memory, fail, print_warnings, report_errors
 from formats.detect import read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
@@ -40,6 +42,27 @@ EXIT_NO_SOLUTION = 20
 EXIT_UNKNOWN = 0
 BIG_ENCODING = 2_000_000
 """Above this many clauses, ``solve`` suggests the compact encoding."""
+CLAUSE_BYTES_IN_MEMORY = 100
+"""A lower bound on the memory one clause takes in a solver's clause list (a list
+object and its int literals: 120-160 bytes measured), for refusing hopeless sizes."""
+CLAUSE_BYTES_ON_DISK = 4
+"""A lower bound on one clause's bytes in an output file (``1 0`` or ``-1`` and a newline)."""
+
+
+def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: int | None,
+             what: str) -> None:
+    """Fail (one error line) when ``need`` bytes surely exceed the ``have`` available.
+
+    The clause count of an encoding is known before a clause is built, so a K far too
+    big for this machine is refused at once instead of filling memory or disk.
+    """
+    if have is None or need <= have:
+        return
+    where = display_name(maze_file) + ("" if steps_given else ":3")
+    fail(
+        f"{where}: K gives {clauses:,} clauses, which need at least {need / 1e9:,.1f} GB of "
+        f"{what}; {have / 1e9:,.1f} GB are available (lower K, or use --encoding compact)"
+    )
 
 
 def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maze:
@@ -96,6 +119,11 @@ def encode_command(
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
+    if output != "-":
+        folder = os.path.dirname(os.path.abspath(output))
+        free = shutil.disk_usage(folder).free if os.path.isdir(folder) else None
+        size = cnf.clause_count
+        _too_big(maze_file, steps is not None, size, size * CLAUSE_BYTES_ON_DISK, free, "disk")
     try:
         cnf.write(output, to, inputs=(maze_file,))
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file
@@ -295,12 +323,13 @@ def solve_command(
     Exit 10 when a path is found, 20 when there is none, 0 when interrupted.
     """
     maze = _read(maze_file, strict, quiet, steps)
-    if encoding == "assignment":
-        size = encode(maze, "assignment").clause_count
-        if size > BIG_ENCODING:
-            compact = encode(maze, "compact").clause_count
-            note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
-            print_warnings([_note(maze.name, f"{note}{compact:,}")], quiet)
+    size = encode(maze, encoding).clause_count
+    need = size * CLAUSE_BYTES_IN_MEMORY
+    _too_big(maze_file, steps is not None, size, need, available_memory(), "memory")
+    if encoding == "assignment" and size > BIG_ENCODING:
+        compact = encode(maze, "compact").clause_count
+        note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
+        print_warnings([_note(maze.name, f"{note}{compact:,}")], quiet)
 
     def report(record: Attempt) -> None:
         if shortest and not quiet and not as_json:

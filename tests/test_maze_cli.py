@@ -82,6 +82,60 @@ def test_encode_refuses_to_overwrite_its_input(tmp_path):
     assert maze.read_text() == SMALL.read_text()
 
 
+HUGE_K = "START A\nGOLD\n{k}\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n"
+
+
+def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkeypatch):
+    """The clause count is known before encoding: no filling the disk or the memory."""
+    import maze.cli
+
+    maze_file = tmp_path / "hugek.txt"
+    maze_file.write_text(HUGE_K.format(k=99_999_999_999_999))
+    out = tmp_path / "out.txt"
+    result = run("encode", maze_file, "-o", out)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {maze_file}:3: K gives 599,999,999,999,999 clauses")
+    assert "GB of disk" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hugek.txt"]  # nothing written
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 10**9)
+    maze_file.write_text(HUGE_K.format(k=10**8))
+    result = run("solve", maze_file)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {maze_file}:3: K gives 600,000,005 clauses")
+    assert "GB of memory; 1.0 GB are available" in result.stderr
+    result = run("solve", maze_file, "--steps", str(10**8))
+    assert result.stderr.startswith(f"error: {maze_file}: K gives")  # --steps: no line
+    assert run("solve", maze_file, "--steps", "3").exit_code == 10
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
+def test_sigterm_during_an_encode_leaves_no_temporary_file(tmp_path):
+    """SIGTERM (what `timeout` sends) is handled like Ctrl-C: the hidden temporary file
+    of the atomic output is removed and the target is not created."""
+    import signal
+    import time
+
+    maze_file = tmp_path / "hugek.txt"
+    maze_file.write_text(HUGE_K.format(k=10**7))  # about 60 million clauses: runs a while
+    out = tmp_path / "out.txt"
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
+         str(maze_file), "-o", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        assert process.poll() is None, process.stderr.read()
+        time.sleep(0.05)  # waits for the writer to start, not a time limit
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert "Traceback" not in err
+    assert "interrupted: nothing written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hugek.txt"]
+
+
 def test_encode_warnings_and_strict(tmp_path):
     maze = tmp_path / "long.txt"
     maze.write_text("START LONGNAME\n\n1\nSTART TREASURES NEXT LONGNAME\nLONGNAME TREASURES NEXT\n")
