@@ -97,8 +97,6 @@ def test_our_dpll_reads_their_clause_files(compat, relative):
 
 @pytest.mark.parametrize("relative", sorted(CLAUSE_FILES))
 def test_satkit_dp_reads_their_clause_files(compat, relative, tmp_path):
-    if "dp" not in main.commands:
-        pytest.skip("`satkit dp` has not landed yet")
     result = CliRunner().invoke(main, ["dp", str(compat / relative)])
     assert result.exit_code in (0, 10, 20), result.output
     output = parse_dp_output(result.stdout_bytes.decode("utf-8"), "dp")  # .stdout drops CRs
