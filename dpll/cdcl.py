@@ -1028,6 +1028,64 @@ class CDCLEngine:
         for lit in self.trail[:size]:
             target[lit >> 1] = lit & 1
 
+    # --------------------------------------------------- PySAT's extra calls
+
+    def set_phases(self, lits: list[int]) -> None:
+        """Decide these polarities next time their variables are branched on (DIMACS
+        literals). As in PySAT's Minisat22, phase saving and target phases may change
+        them later."""
+        top = max((abs(lit) for lit in lits), default=0)
+        if top > self.nvars:
+            self.ensure_vars(top)
+        for lit in lits:
+            v = abs(lit)
+            self.phase[v] = 0 if lit > 0 else 1
+            self.target[v] = -1
+
+    def propagate_assumptions(
+        self, assumptions: list[int], phase_saving: int = 0
+    ) -> tuple[bool, list[int]]:
+        """Unit-propagate the assumptions one by one, each on its own level, as MiniSat's
+        ``prop_check`` (PySAT's ``propagate``): False if one is false or a conflict arises.
+
+        Returns the status and the literals assigned above the top level (assumptions and
+        their implications, in trail order; after a conflict, a literal of the conflicting
+        clause last). The engine is back at the top level afterwards; with
+        ``phase_saving`` 0 the saved phases are left as they were.
+        """
+        if not self.ok:
+            return False, []
+        self.cancel_until(0)
+        if self.propagate() is not None:
+            self._set_unsat()
+            return False, []
+        top = max((abs(lit) for lit in assumptions), default=0)
+        if top > self.nvars:
+            self.ensure_vars(top)
+        saved = self.phase[:] if phase_saving == 0 else None
+        start = len(self.trail)
+        status = True
+        extra: list[int] = []
+        for lit in assumptions:
+            code = 2 * lit if lit > 0 else -2 * lit + 1
+            value = self.val[code]
+            if value == -1:
+                status = False
+                break
+            if value == 0:
+                self.trail_lim.append(len(self.trail))
+                self._enqueue(code, None)
+                confl = self.propagate()
+                if confl is not None:
+                    status = False
+                    extra = [confl[0]]
+                    break
+        assigned = _to_dimacs(self.trail[start:] + extra)
+        self.cancel_until(0)
+        if saved is not None:
+            self.phase = saved
+        return status, assigned
+
     # ----------------------------------------------------------------- results
 
     def model(self) -> list[int]:

@@ -18,8 +18,11 @@ Conventions (the same as PySAT's MiniSat unless said otherwise):
 - The empty formula is satisfiable (model ``[]``); a formula holding the empty clause
   is unsatisfiable under every assumption (core ``[]``).
 - Clauses may be added between solves and may use new variables (incremental use).
-- ``solve`` is complete; ``solve_limited`` honours the conflict, propagation and time
-  budgets and `interrupt`, and returns None when one of them stops it.
+- ``solve`` is complete and switches every budget off; ``solve_limited`` honours the
+  conflict, propagation and time budgets and `interrupt`, and returns None when one of them
+  stops it. Conflict and propagation budgets count from when they are set, across calls.
+- Any PySAT solver name is accepted (``Solver("m22", …)``) and runs the ``cdcl`` engine;
+  AtMost constraints are refused (NotImplementedError), as PySAT's MiniSat refuses them.
 - ``enum_models`` leaves the formula unchanged (PySAT's adds blocking clauses).
 - Same input, options and seed give the same answers, models and statistics.
 """
@@ -38,9 +41,29 @@ from dpll.heuristics import WATCH_HEURISTICS
 from dpll.proof import ProofLog
 
 MODES = ("cdcl", "classic")
+PYSAT_NAMES = frozenset(
+    (
+        "cadical103", "cadical153", "cadical195", "cadical300", "cd", "cd103", "cd15", "cd153",
+        "cd19", "cd195", "cd30", "cd300", "cdl", "cdl103", "cdl15", "cdl153", "cdl19", "cdl195",
+        "cdl30", "cdl300", "chrono", "chronobt", "cms", "cms5", "crypto", "crypto5",
+        "cryptominisat", "cryptominisat5", "ergo", "g3", "g30", "g4", "g41", "g42", "g421",
+        "gc3", "gc30", "gc4", "gc41", "glucose3", "glucose30", "glucose4", "glucose41",
+        "glucose42", "glucose421", "gluecard3", "gluecard30", "gluecard4", "gluecard41",
+        "kissat", "kissat4", "kissat404", "ks", "ks4", "lgl", "lingeling", "m22", "maple",
+        "maplechrono", "maplecm", "maplesat", "mc", "mcard", "mcb", "mcm", "mep", "mergesat3",
+        "mergesat30", "mg3", "mgh", "mgs3", "minicard", "minisat-ep", "minisat-gh", "minisat22",
+        "minisatep", "mpl", "msat-ep", "msat-gh", "msat22"
+    )
+)
+"""Every solver name ``pysat.solvers.Solver`` knows (python-sat 1.9): code that names one
+runs here unchanged, on the ``cdcl`` engine (a test keeps this list in step with PySAT's)."""
 CDCL_HEURISTICS = ("vsids",)
 CLASSIC_HEURISTICS = ("course", *WATCH_HEURISTICS)  # as dpll.classic.HEURISTICS
 _ZERO_LITERAL = "a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)"
+_NO_ATMOST = (
+    "AtMost constraints are not supported by dpll.Solver; encode them as clauses "
+    "(pysat.card.CardEnc, for instance)"
+)
 
 
 def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
@@ -71,10 +94,14 @@ def _literal(value: Any) -> int:
 class Solver:
     """A pure-Python SAT solver with the interface of ``pysat.solvers.Solver``.
 
-    :param name: PySAT's solver-name slot; here an alias of ``mode`` (``"cdcl"`` or
-        ``"classic"``), None for the default.
+    :param name: PySAT's solver-name slot: ``"cdcl"`` or ``"classic"`` choose the mode;
+        any of PySAT's own names (``"m22"``, ``"g4"``, ``"cadical195"``, …) is accepted so
+        that PySAT code runs unchanged, and means ``cdcl``.
     :param bootstrap_with: initial clauses: a list of clauses, a ``formats.Formula`` or a
-        ``pysat.formula.CNF``.
+        ``pysat.formula.CNF`` (a ``CNFPlus`` with AtMost constraints is refused with
+        NotImplementedError, as PySAT's MiniSat does).
+    :param use_timer: measure solving time (see `time`, `time_accum`); third positional
+        parameter, as in PySAT.
     :param mode: ``"cdcl"`` (default: clause learning, the fast one) or ``"classic"``
         (textbook DPLL with chronological backtracking).
     :param heuristic: branching heuristic; ``cdcl``: ``"vsids"`` (default);
@@ -82,7 +109,8 @@ class Solver:
         ``"dlis"``.
     :param seed: random seed (0 = the deterministic default order for ``cdcl``).
     :param with_proof: log a DRUP proof (see `get_proof`, `get_proof_binary`).
-    :param use_timer: measure solving time (see `time`, `time_accum`).
+    :param incr: accepted for PySAT compatibility (Glucose's incremental mode); no effect.
+    :param warm_start: accepted for PySAT compatibility; no effect.
     :param engine_options: passed to the engine, e.g. ``restarts="glucose"`` for ``cdcl``.
 
     >>> s = Solver(bootstrap_with=[[1, 2], [-1, 2], [-2]])
@@ -95,18 +123,24 @@ class Solver:
         self,
         name: str | None = None,
         bootstrap_with: Any = None,
+        use_timer: bool = False,
         *,
         mode: str = "cdcl",
         heuristic: str | None = None,
         seed: int = 0,
         with_proof: bool = False,
-        use_timer: bool = False,
+        incr: bool = False,
+        warm_start: bool = False,
         **engine_options: Any,
     ) -> None:
         if name is not None:
-            if name not in MODES:
-                raise ValueError(f"unknown solver name {name!r}; choose one of {', '.join(MODES)}")
-            mode = name
+            if name in MODES:
+                mode = name
+            elif name not in PYSAT_NAMES:
+                raise ValueError(
+                    f"unknown solver name {name!r}; choose one of {', '.join(MODES)} "
+                    "(or any pysat.solvers name, which means cdcl)"
+                )
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         self.mode = mode
@@ -118,8 +152,8 @@ class Solver:
         self._clauses: list[list[int]] = []
         self._nvars = 0
         self._interrupt = [False]
-        self._conf_budget: int | None = None
-        self._prop_budget: int | None = None
+        self._conf_limit: int | None = None  # absolute conflict count a budget ends at
+        self._prop_limit: int | None = None  # absolute propagation count
         self._time_budget: float | None = None
         self._status: bool | None = None
         self._model: list[int] | None = None
@@ -183,7 +217,9 @@ class Solver:
         """Add one clause (an iterable of non-zero ints).
 
         :param no_return: when False, return False if the formula is now known to be
-            unsatisfiable at the top level (True otherwise), as PySAT does.
+            unsatisfiable at the top level (True otherwise), as PySAT does. The ``cdcl``
+            engine propagates each added clause; the classic engines do not, so there only
+            an empty clause is noticed before the next solve.
         :raises ValueError: for a literal 0; TypeError for a non-integer literal.
 
         >>> s = Solver(bootstrap_with=[[-1, 2], [-1, -2]])
@@ -194,9 +230,7 @@ class Solver:
         lits = self._checked(clause)
         self._clauses.append(lits)
         engine.add_clause(lits)
-        if not no_return:
-            return self._top_level_ok()
-        return None
+        return self._after_adding(no_return)
 
     def append_formula(self, formula: Any, no_return: bool = True) -> bool | None:
         """Add many clauses: a list of clauses, a ``formats.Formula`` or a PySAT ``CNF``.
@@ -205,6 +239,8 @@ class Solver:
         variable used makes the extra variables known too (they appear in models).
         """
         engine = self._live()
+        if getattr(formula, "atmosts", None):
+            raise NotImplementedError(_NO_ATMOST)
         self._grow(_declared_vars(formula))
         batch = self._checked_batch(_clauses_of(formula))
         self._clauses.extend(batch)
@@ -214,9 +250,25 @@ class Solver:
         else:
             for lits in batch:
                 engine.add_clause(lits)
-        if not no_return:
-            return self._top_level_ok()
-        return None
+        return self._after_adding(no_return)
+
+    def _after_adding(self, no_return: bool) -> bool | None:
+        """After new clauses: an answer they refute at the top level becomes False (as in
+        PySAT: status False, no model); the PySAT-style return value."""
+        ok = self._top_level_ok()
+        if not ok and self._status is not False:
+            self._status, self._model, self._core = False, None, []
+        return None if no_return else ok
+
+    def supports_atmost(self) -> bool:
+        """False: AtMost constraints are not native here (encode them, e.g. ``pysat.card``)."""
+        return False
+
+    def add_atmost(
+        self, lits: Iterable[int], k: int, weights: Iterable[int] = (), no_return: bool = True
+    ) -> bool | None:
+        """Not supported (as in PySAT's MiniSat): raises NotImplementedError."""
+        raise NotImplementedError(_NO_ATMOST)
 
     def _checked(self, clause: Iterable[int]) -> list[int]:
         """The clause as a fresh list of ints, checked before any unknown variable becomes
@@ -267,11 +319,13 @@ class Solver:
     # ----------------------------------------------------------------- solve
 
     def solve(self, assumptions: Iterable[int] = ()) -> bool:
-        """Decide satisfiability under the assumption literals (complete: ignores budgets).
+        """Decide satisfiability under the assumption literals. Complete: it switches every
+        budget off first, as PySAT's (MiniSat's) ``solve`` does.
 
         >>> Solver(bootstrap_with=[[-1, 2], [-2, 3]]).solve(assumptions=[1, -3])
         False
         """
+        self._conf_limit = self._prop_limit = self._time_budget = None
         result = self._run(assumptions, Limits())
         assert result is not None  # no limits were given
         return result
@@ -282,15 +336,27 @@ class Solver:
         """Like `solve`, but None when a budget (`conf_budget`, `prop_budget`,
         `time_budget`) runs out or `interrupt` is called (from any thread).
 
+        A budget already spent, or an interrupt made before the call and not cleared,
+        gives None at once (False if the formula is already refuted at the top level).
         ``expect_interrupt`` is accepted for PySAT compatibility; interrupts always work.
         The solver stays usable after an unknown answer.
         """
-        deadline = None
+        stats = self._live().stats()
+        conflicts = propagations = deadline = None
+        if self._conf_limit is not None:
+            conflicts = max(0, self._conf_limit - stats["conflicts"])
+        if self._prop_limit is not None:
+            propagations = max(0, self._prop_limit - stats["propagations"])
         if self._time_budget is not None:
             deadline = time.monotonic() + self._time_budget
+        if self._interrupt[0] or conflicts == 0 or propagations == 0:
+            self._status = False if not self._top_level_ok() else None
+            self._model = None
+            self._core = [] if self._status is False else None
+            return self._status
         limits = Limits(
-            conflicts=self._conf_budget,
-            propagations=self._prop_budget,
+            conflicts=conflicts,
+            propagations=propagations,
             deadline=deadline,
             interrupt=self._interrupt,
         )
@@ -313,19 +379,46 @@ class Solver:
         return result
 
     def conf_budget(self, budget: int = -1) -> None:
-        """Limit each following `solve_limited` call to ``budget`` conflicts
-        (0 or negative: no limit)."""
-        self._conf_budget = budget if budget > 0 else None
+        """Let the following `solve_limited` calls spend ``budget`` more conflicts in all
+        (counted from now, as in PySAT; 0 or negative: no limit). `solve` clears it."""
+        conflicts = self._live().stats()["conflicts"]
+        self._conf_limit = conflicts + budget if budget > 0 else None
 
     def prop_budget(self, budget: int = -1) -> None:
-        """Limit each following `solve_limited` call to ``budget`` propagations
-        (0 or negative: no limit)."""
-        self._prop_budget = budget if budget > 0 else None
+        """Let the following `solve_limited` calls spend ``budget`` more propagations in all
+        (counted from now, as in PySAT; 0 or negative: no limit). `solve` clears it."""
+        propagations = self._live().stats()["propagations"]
+        self._prop_limit = propagations + budget if budget > 0 else None
 
     def time_budget(self, seconds: float | None = None) -> None:
         """Limit each following `solve_limited` call to ``seconds`` of wall-clock time,
-        counted from the start of the call (None, 0 or negative: no limit)."""
+        counted from the start of the call (None, 0 or negative: no limit). Not in PySAT;
+        `solve` clears it like the other budgets."""
         self._time_budget = seconds if seconds is not None and seconds > 0 else None
+
+    def propagate(
+        self, assumptions: Iterable[int] = (), phase_saving: int = 0
+    ) -> tuple[bool, list[int]]:
+        """Unit-propagate the assumptions, each on its own level, without searching (as
+        PySAT's ``propagate``): the status (False if an assumption is false or a conflict
+        arises) and the literals assigned by them, assumptions included. ``cdcl`` only.
+        """
+        engine = self._live()
+        method = getattr(engine, "propagate_assumptions", None)
+        if method is None:
+            raise NotImplementedError("propagate is available in the cdcl mode only")
+        assume = self._checked(assumptions)
+        return method(assume, phase_saving)
+
+    def set_phases(self, literals: Iterable[int] = ()) -> None:
+        """Prefer these polarities when branching on their variables (as PySAT's
+        ``set_phases``; phase saving may change them later, as in PySAT's Minisat22).
+        ``cdcl`` only."""
+        engine = self._live()
+        method = getattr(engine, "set_phases", None)
+        if method is None:
+            raise NotImplementedError("set_phases is available in the cdcl mode only")
+        method(self._checked(literals))
 
     def interrupt(self) -> None:
         """Stop the running (or next) `solve_limited` call; it returns None.

@@ -14,6 +14,7 @@ from pysat.solvers import Minisat22
 
 from dpll import Solver
 from dpll.engine import STAT_KEYS
+from dpll.solver import PYSAT_NAMES
 from formats.formula import Formula
 
 
@@ -177,7 +178,7 @@ def test_a_bulk_load_takes_empty_clauses_and_int_like_literals() -> None:
 
 def test_bad_names_modes_and_heuristics() -> None:
     with pytest.raises(ValueError, match="unknown solver name"):
-        Solver(name="m22")
+        Solver(name="minisat2")
     with pytest.raises(ValueError, match="unknown mode"):
         Solver(mode="fast")
     with pytest.raises(ValueError, match="unknown heuristic"):
@@ -293,6 +294,7 @@ def test_accum_stats_accumulate_over_calls() -> None:
         s.conf_budget(10)
         s.solve_limited()
         first = s.accum_stats()
+        s.conf_budget(10)  # a budget counts from when it is set (as in PySAT)
         s.solve_limited()
         second = s.accum_stats()
         assert second["conflicts"] == first["conflicts"] + 10
@@ -355,3 +357,131 @@ def test_docstring_examples() -> None:
     for module in (dpll, dpll.solver, dpll.cdcl):
         failed, tried = doctest.testmod(module)
         assert tried > 0 and failed == 0, module.__name__
+
+
+# ------------------------------------------------------- swapping with pysat.solvers.Solver
+# Each test runs the same code on PySAT's MiniSat and on ours and compares (found by an
+# audit that swapped the imports).
+
+
+def test_every_pysat_solver_name_is_accepted_and_means_cdcl() -> None:
+    from pysat.solvers import SolverNames
+
+    groups = [group for key, group in vars(SolverNames).items() if not key.startswith("_")]
+    names = {name for group in groups for name in group}
+    assert names <= PYSAT_NAMES
+    for name in ("m22", "g4", "cadical195", "minisat22"):
+        with Solver(name, [[1, 2], [-1]], True) as s:  # PySAT's positional order
+            assert s.mode == "cdcl" and s.solve() and s.get_model() == [-1, 2]
+            assert s.time() > 0
+    with Solver(name="g3", incr=True, warm_start=True) as s:  # options PySAT passes on
+        assert s.solve() is True
+    assert Solver("classic").mode == "classic"
+
+
+def test_atmost_constraints_are_refused_not_dropped() -> None:
+    from pysat.formula import CNFPlus
+    from pysat.solvers import Minisat22
+
+    formula = CNFPlus()
+    formula.extend([[1], [2]])
+    formula.append([[1, 2, 3], 1], is_atmost=True)
+    with pytest.raises(NotImplementedError):
+        Minisat22(bootstrap_with=formula)
+    with pytest.raises(NotImplementedError, match="AtMost"):
+        Solver(bootstrap_with=formula)
+    s = Solver(bootstrap_with=[[1, 2]])
+    assert s.supports_atmost() is False
+    with pytest.raises(NotImplementedError, match="AtMost"):
+        s.add_atmost([1, 2, 3], 1)
+    assert s.nof_clauses() == 1
+
+
+def _both(code) -> tuple[object, object]:
+    from pysat.solvers import Solver as PySATSolver
+
+    with PySATSolver(name="m22") as theirs, Solver() as ours:
+        return code(theirs), code(ours)
+
+
+def test_budgets_behave_as_in_pysat_across_calls() -> None:
+    """A budget counts from when it is set and is used up across calls; solve() clears it."""
+
+    def run(s):
+        s.append_formula(_pigeonhole(7))
+        s.conf_budget(20)
+        first = s.solve_limited()
+        second = s.solve_limited()  # the budget is spent: unknown at once
+        complete = s.solve()  # switches the budget off
+        third = s.solve_limited()  # no budget any more
+        return first, second, complete, third
+
+    assert _both(run) == ((None, None, False, False), (None, None, False, False))
+
+
+def _pigeonhole(holes: int) -> list[list[int]]:
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p in range(holes + 1):
+            for q in range(p + 1, holes + 1):
+                clauses.append([-var(p, h), -var(q, h)])
+    return clauses
+
+
+def test_an_interrupt_made_before_solve_limited_stops_it_at_once() -> None:
+    def run(s):
+        s.append_formula([[1, 2], [-1, 3]])
+        s.interrupt()
+        first = s.solve_limited(expect_interrupt=True)
+        s.clear_interrupt()
+        return first, s.solve_limited(expect_interrupt=True)
+
+    theirs, ours = _both(run)
+    assert theirs == ours == (None, True)
+
+
+def test_a_clause_that_refutes_the_formula_updates_status_and_model() -> None:
+    def run(s):
+        s.append_formula([[1, 2]])
+        before = (s.solve(), s.get_status())
+        added = s.add_clause([-1], no_return=False), s.add_clause([-2], no_return=False)
+        return before, added, s.get_status(), s.get_model()
+
+    theirs, ours = _both(run)
+    assert theirs == ours == ((True, True), (True, False), False, None)
+
+
+def test_propagate_matches_pysat_on_random_formulas() -> None:
+    """Unit propagation's closure is unique: the same status, and the same literals when
+    no conflict arises; the formula and later answers are unaffected."""
+    from pysat.solvers import Minisat22
+
+    rng = random.Random(11)
+    for _ in range(200):
+        nvars = rng.randint(3, 12)
+        clauses = [
+            [rng.choice((-1, 1)) * rng.randint(1, nvars) for _ in range(rng.randint(1, 3))]
+            for _ in range(rng.randint(2, 25))
+        ]
+        assumptions = list(
+            dict.fromkeys(rng.choice((-1, 1)) * rng.randint(1, nvars) for _ in range(3))
+        )
+        with Minisat22(bootstrap_with=clauses) as theirs, Solver(bootstrap_with=clauses) as ours:
+            expected, got = theirs.propagate(assumptions), ours.propagate(assumptions)
+            assert got[0] == expected[0], (clauses, assumptions)
+            if expected[0]:
+                assert sorted(got[1]) == sorted(expected[1]), (clauses, assumptions)
+            assert ours.solve() == theirs.solve()
+
+
+def test_set_phases_steers_the_first_model() -> None:
+    with Solver(bootstrap_with=[[1, 2, 3]]) as s:
+        s.set_phases([1, -2, 3])
+        assert s.solve() and s.get_model() == [1, -2, 3]
+        s.set_phases([-1, -2, 3])
+        assert s.solve() and s.get_model() == [-1, -2, 3]
+    with Solver(mode="classic") as s, pytest.raises(NotImplementedError):
+        s.set_phases([1])
