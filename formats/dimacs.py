@@ -27,6 +27,7 @@ by one in blocks that hold comments or something invalid.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -59,6 +60,12 @@ _NAME_COMMENT = re.compile(r"var[ \t]+([0-9]+)[ \t]+(\S.*?)[ \t\r]*")
 _DIGITS_TO_NINE = bytes.maketrans(b"0123456789", b"9999999999")
 
 
+_ONE_BY_ONE = 8
+"""Literals as long as the header's count compared one by one before the pattern decides
+(SATLIB files, whose literals nearly all have the count's length, paid 45 us a file for 64)."""
+
+
+@functools.lru_cache(maxsize=64)
 def _greater_than(bound: int) -> re.Pattern[bytes]:
     """A pattern for a space-delimited unsigned number with as many digits as ``bound``
     but a larger value (leading zeros excluded)."""
@@ -262,7 +269,7 @@ class _Reader:
         # the first few literals as long as the count are compared one by one; if there
         # are more, one pattern search decides (counting them first cost as much again)
         position = nines.find(run)
-        for _ in range(64):
+        for _ in range(_ONE_BY_ONE):
             if position < 0:
                 return False
             if int(spaced[position : position + digits]) > declared:

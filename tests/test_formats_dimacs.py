@@ -280,10 +280,11 @@ def test_literal_just_above_the_header_is_noticed(declared):
     assert parse_dimacs(exact, strict=True).nvars == declared
 
 
-@pytest.mark.parametrize("before", [0, 1, 62, 63, 64, 65, 200])
-def test_literal_above_the_header_after_n_same_length_ones(before):
-    """The first 64 same-length literals are compared one by one, the rest by a pattern:
+@pytest.mark.parametrize("offset", [-2, -1, 0, 1, 2, 200])
+def test_literal_above_the_header_after_n_same_length_ones(offset):
+    """The first few same-length literals are compared one by one, the rest by a pattern:
     one above the header is found wherever it falls around that switch."""
+    before = max(0, dimacs._ONE_BY_ONE + offset)
     same = (["-654321", "123456"] * before)[:before]
     text = f"p cnf 777777 2\n{' '.join(same)} 0\n5 777778 0\n"
     assert parse_dimacs(text).nvars == 777778
