@@ -50,7 +50,7 @@ NAME_PREFIX = "var "
 BACK_MATTER_PREFIX = "back-matter "
 
 _LITERAL_BYTES = b"0123456789- \t\r\n\v\f"
-_BLANKS_TO_SPACE = bytes.maketrans(b"\t\r\n\v\f", b"     ")
+_BLANKS_TO_COMMA = bytes.maketrans(b" \t\r\n\v\f", b",,,,,,")
 _HEADER = re.compile(r"p[ \t]+cnf[ \t]+(\S+)[ \t]+(\S+)[ \t]*\r?")
 _LITERAL = re.compile(rb"-?[0-9]+")
 _MINUS_ZERO = re.compile(rb"(?<![^ \t\r\n\v\f])-0+(?![^ \t\r\n\v\f])")
@@ -67,7 +67,7 @@ _ONE_BY_ONE = 8
 
 @functools.lru_cache(maxsize=64)
 def _greater_than(bound: int) -> re.Pattern[bytes]:
-    """A pattern for a space-delimited unsigned number with as many digits as ``bound``
+    """A pattern for a comma-delimited unsigned number with as many digits as ``bound``
     but a larger value (leading zeros excluded)."""
     digits = str(bound)
     options = []
@@ -78,7 +78,7 @@ def _greater_than(bound: int) -> re.Pattern[bytes]:
             options.append(f"{digits[:i]}[{low}-9][0-9]{{{rest}}}")
     if not options:
         return re.compile(rb"(?!)")
-    return re.compile(b" (?:" + "|".join(options).encode() + b")(?= )")
+    return re.compile(b",(?:" + "|".join(options).encode() + b")(?=,)")
 
 
 def literal_magnitude(token: bytes) -> int:
@@ -93,6 +93,18 @@ def literal_for_message(token: bytes) -> str:
     sign = "-" if token.startswith(b"-") else ""
     digits = token.lstrip(b"-").lstrip(b"0").decode("ascii", "replace") or "0"
     return sign + (digits if len(digits) <= 30 else digits[:30] + f"… ({len(digits)} digits)")
+
+
+def _json_clauses(commas: bytes) -> list[list[int]] | None:
+    """The clause lists of a block whose blanks are commas (``,1,-2,0,3,`` gives
+    ``[[1, -2], [3]]``, the last list being the open clause), built by ``json.loads``;
+    None when the text is not such a block (empty items, leading zeros, …)."""
+    body = commas.replace(b",0,", b"],[")
+    body = body[1:] if body.endswith(b"[") else body[1:-1]
+    try:
+        return json.loads(b"[[" + body + b"]]")
+    except ValueError:
+        return None
 
 
 def _shown(token: bytes) -> str:
@@ -174,32 +186,33 @@ class _Reader:
     def feed_literals(self, text: bytes, first_line: int) -> None:
         """Literals and 0s (only the bytes of ``_LITERAL_BYTES``) beginning on line ``first_line``.
 
-        Fast path: the blanks become single spaces, each `` 0 `` becomes ``],[``
-        and ``json.loads`` builds every clause list in C. Anything unusual (an
-        empty clause, a clause continued from the previous block that starts with
-        its 0, leading zeros, invalid tokens) takes the plain token loop instead.
+        Fast path: every blank becomes a comma, each ``,0,`` becomes ``],[`` and
+        ``json.loads`` builds every clause list in C; runs of blanks are squeezed only
+        when that fails. Anything unusual (an empty clause, a clause continued from
+        the previous block that starts with its 0, leading zeros, invalid tokens)
+        takes the plain token loop instead.
         """
-        spaced = b" " + text.translate(_BLANKS_TO_SPACE)
-        if not spaced.endswith(b" "):
-            spaced += b" "
-        while b"  " in spaced:
-            spaced = spaced.replace(b"  ", b" ")
-        if len(spaced) == 1:
-            return
+        commas = b"," + text.translate(_BLANKS_TO_COMMA)
+        if not commas.endswith(b","):
+            commas += b","
+        if not commas.strip(b","):
+            return  # blank lines only
         if self.first_clause_line == 0:
             self.first_clause_line = first_line
             if self.declared_vars is None:
                 self.complain(first_line, "no 'p cnf VARIABLES CLAUSES' header before the clauses")
-        if b" -0" in spaced and _MINUS_ZERO.search(text):
+        if b",-0" in commas and _MINUS_ZERO.search(text):
             self.minus_zero(text, first_line)
         lists = None
-        if not spaced.startswith(b" 0 ") and b" 0 0 " not in spaced:
-            body = spaced.replace(b" 0 ", b"],[")
-            body = body[1:] if body.endswith(b"[") else body[1:-1]
-            try:
-                lists = json.loads(b"[[" + body.replace(b" ", b",") + b"]]")
-            except ValueError:
-                lists = None
+        if not commas.startswith(b",0,") and b",0,0," not in commas:
+            lists = _json_clauses(commas)
+            if lists is None and b",," in commas:
+                # runs of blanks (CRLF, tabs, aligned columns) make empty JSON items: only
+                # then are they squeezed, and the block tried again
+                while b",," in commas:
+                    commas = commas.replace(b",,", b",")
+                if not commas.startswith(b",0,") and b",0,0," not in commas:
+                    lists = _json_clauses(commas)
         if lists is None:
             lists = self.token_loop(text, first_line)
             tail = lists.pop()
@@ -209,7 +222,7 @@ class _Reader:
             filled = lists
         if tail:
             filled.append(tail)
-        if self.may_exceed_header(spaced):
+        if self.may_exceed_header(commas):
             high = max(map(max, filled), default=0)
             low = min(map(min, filled), default=0)
             self.note_max(max(high, -low), text, first_line)
@@ -250,8 +263,9 @@ class _Reader:
         lists.append(current)
         return lists
 
-    def may_exceed_header(self, spaced: bytes) -> bool:
-        """False when no literal in ``spaced`` can exceed the declared variable count.
+    def may_exceed_header(self, commas: bytes) -> bool:
+        """False when no literal in ``commas`` (a block with its blanks made commas) can
+        exceed the declared variable count.
 
         Finding the largest literal clause by clause costs as much as the parse,
         so with a header this asks the text instead: are there tokens with more
@@ -262,7 +276,7 @@ class _Reader:
             return True
         declared = self.declared_vars
         digits = len(str(declared))
-        nines = spaced.translate(_DIGITS_TO_NINE)
+        nines = commas.translate(_DIGITS_TO_NINE)
         run = b"9" * digits
         if run + b"9" in nines:
             return True  # a literal with more digits than the declared count
@@ -272,14 +286,14 @@ class _Reader:
         for _ in range(_ONE_BY_ONE):
             if position < 0:
                 return False
-            if int(spaced[position : position + digits]) > declared:
+            if int(commas[position : position + digits]) > declared:
                 return True
             position = nines.find(run, position + digits)
         if position < 0:
             return False
         if self.over_header is None:
             self.over_header = _greater_than(declared)
-        return self.over_header.search(spaced.translate(None, b"-")) is not None
+        return self.over_header.search(commas.translate(None, b"-")) is not None
 
     def note_max(self, high: int, text: bytes, first_line: int) -> None:
         if high > self.max_var:
