@@ -669,3 +669,29 @@ def test_names_and_back_matter_with_bytes_that_are_not_utf8(tmp_path):
     with pytest.raises(FormatError) as info:
         read_dimacs(path, strict=True)
     assert info.value.line == 1
+
+
+def test_reading_leaves_the_collector_as_it_was():
+    """The reader pauses the collector and files its lists with the long-lived objects,
+    but restores the collector's state and never releases a program's frozen objects."""
+    import gc
+
+    text = "p cnf 3 2\n1 -2 0\n2 3 0\n"
+    assert gc.isenabled()
+    assert parse_dimacs(text).clauses == [[1, -2], [2, 3]]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        parse_dimacs(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    kept = [object() for _ in range(10)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        parse_dimacs(text)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
+    del kept
