@@ -47,7 +47,7 @@ from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
-from maze.cnf import ENCODINGS
+from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
 
@@ -207,13 +207,7 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     callback=_plot_path,
     help="Write a cactus plot and a scatter to FILE.png, FILE.svg or FILE.pdf (by its suffix).",
 )
-@click.option(
-    "--encoding",
-    type=click.Choice(ENCODINGS),
-    default="assignment",
-    show_default=True,
-    help="How maze files are encoded.",
-)
+@encoding_option("How maze files are encoded.")
 @click.option("--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given.")
 @click.option("--strict", is_flag=True, help="Read DIMACS strictly (header mismatches are errors).")
 @report_errors
@@ -437,13 +431,7 @@ def _default_output(path: str) -> str:
 @click.argument("path", metavar="FILE")
 @_common
 @click.option("-o", "--output", help="Where the shrunk CNF goes (default: FILE's stem + .min.cnf).")
-@click.option(
-    "--encoding",
-    type=click.Choice(ENCODINGS),
-    default="assignment",
-    show_default=True,
-    help="How a maze file is encoded before shrinking its CNF.",
-)
+@encoding_option("How a maze file is encoded before shrinking its CNF.")
 @click.option("--max-checks", type=click.IntRange(min=1), default=5000, show_default=True,
               help="Most cross-checks to spend.")  # fmt: skip
 @report_errors

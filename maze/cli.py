@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -65,6 +66,18 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
     )
 
 
+def encoding_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--encoding assignment|compact`` option (default ``assignment``), shared by the
+    commands that encode mazes (here and in crosscheck's cli)."""
+    return click.option(
+        "--encoding",
+        type=click.Choice(ENCODINGS),
+        default="assignment",
+        show_default=True,
+        help=help_text,
+    )
+
+
 def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maze:
     """Read a maze, print its warnings, apply a ``--steps`` override."""
     maze = read_maze(path, strict=strict)
@@ -94,13 +107,7 @@ def maze_group() -> None:
     show_default=True,
     help="assignment: the DP input (clauses, 0, key). dimacs: p cnf + 'c var N NAME' comments.",
 )
-@click.option(
-    "--encoding",
-    type=click.Choice(ENCODINGS),
-    default="assignment",
-    show_default=True,
-    help="assignment: exactly the 8 categories. compact: far fewer clauses, same answers.",
-)
+@encoding_option("assignment: exactly the 8 categories. compact: far fewer clauses, same answers.")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
 @click.option("--strict", is_flag=True, help="Treat warnings (name lengths, …) as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings or notes on stderr.")
@@ -291,13 +298,7 @@ def _attempt_line(record: Attempt) -> str:
     callback=_check_solver,
     help="dpll, dpll:classic[/HEURISTIC], or a PySAT solver (minisat22, cadical153, glucose4, …).",
 )
-@click.option(
-    "--encoding",
-    type=click.Choice(ENCODINGS),
-    default="assignment",
-    show_default=True,
-    help="assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).",
-)
+@encoding_option("assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
 @click.option("--shortest", is_flag=True, help="Find the least K (0..K) that has a path.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for our solver.")
