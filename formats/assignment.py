@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from formats.dimacs import MAX_VARIABLES, literal_for_message, literal_magnitude
+from formats.dimacs import MAX_VARIABLES, beyond_max_message, literal_value
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import atomic_output, display_name, read_text
@@ -137,14 +137,12 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
 def _atom_value(token: str) -> int:
     """A signed atom number (``-?[0-9]+``) that ``int`` refused (thousands of digits):
     its value, or MAX_VARIABLES + 1 with its sign when it has more digits than that."""
-    value = literal_magnitude(token.encode("ascii"))
-    return -value if token.startswith("-") else value
+    return literal_value(token.encode("ascii"))
 
 
 def _too_large(token: str) -> str:
     """The message for an atom number above MAX_VARIABLES (a very long one is cut)."""
-    shown = literal_for_message(token.encode("ascii"))
-    return f"atom {shown} exceeds the largest variable number {MAX_VARIABLES}"
+    return beyond_max_message("atom", token.encode("ascii"))
 
 
 def _is_int(token: str) -> bool:

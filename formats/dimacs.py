@@ -88,6 +88,19 @@ def literal_magnitude(token: bytes) -> int:
     return int(digits or b"0") if len(digits) <= _MAX_DIGITS else MAX_VARIABLES + 1
 
 
+def literal_value(token: bytes) -> int:
+    """``int(token)`` for a literal token (``-?[0-9]+``) of any length: one with more digits
+    than MAX_VARIABLES comes back as MAX_VARIABLES + 1 with its sign."""
+    magnitude = literal_magnitude(token)
+    return -magnitude if token.startswith(b"-") else magnitude
+
+
+def beyond_max_message(word: str, token: bytes) -> str:
+    """``literal … exceeds the largest variable number 2147483647`` (``word`` names it)."""
+    shown = literal_for_message(token)
+    return f"{word} {shown} exceeds the largest variable number {MAX_VARIABLES}"
+
+
 def literal_for_message(token: bytes) -> str:
     """A literal token for a message, without leading zeros, cut after 30 characters."""
     sign = "-" if token.startswith(b"-") else ""
@@ -98,7 +111,10 @@ def literal_for_message(token: bytes) -> str:
 def _json_clauses(commas: bytes) -> list[list[int]] | None:
     """The clause lists of a block whose blanks are commas (``,1,-2,0,3,`` gives
     ``[[1, -2], [3]]``, the last list being the open clause), built by ``json.loads``;
-    None when the text is not such a block (empty items, leading zeros, …)."""
+    None when the text is not such a block (empty items, leading zeros, …) or when
+    replacing ``,0,`` would go wrong (an empty clause, a block starting with its 0)."""
+    if commas.startswith(b",0,") or b",0,0," in commas:
+        return None
     body = commas.replace(b",0,", b"],[")
     body = body[1:] if body.endswith(b"[") else body[1:-1]
     try:
@@ -203,16 +219,13 @@ class _Reader:
                 self.complain(first_line, "no 'p cnf VARIABLES CLAUSES' header before the clauses")
         if b",-0" in commas and _MINUS_ZERO.search(text):
             self.minus_zero(text, first_line)
-        lists = None
-        if not commas.startswith(b",0,") and b",0,0," not in commas:
+        lists = _json_clauses(commas)
+        if lists is None and b",," in commas:
+            # runs of blanks (CRLF, tabs, aligned columns) make empty JSON items: only
+            # then are they squeezed, and the block tried again
+            while b",," in commas:
+                commas = commas.replace(b",,", b",")
             lists = _json_clauses(commas)
-            if lists is None and b",," in commas:
-                # runs of blanks (CRLF, tabs, aligned columns) make empty JSON items: only
-                # then are they squeezed, and the block tried again
-                while b",," in commas:
-                    commas = commas.replace(b",,", b",")
-                if not commas.startswith(b",0,") and b",0,0," not in commas:
-                    lists = _json_clauses(commas)
         if lists is None:
             lists = self.token_loop(text, first_line)
             tail = lists.pop()
@@ -248,10 +261,9 @@ class _Reader:
             try:
                 value = int(token)
             except ValueError:  # more digits than int() converts: far above MAX_VARIABLES
-                value = literal_magnitude(token)  # unless they are leading zeros
-                if value > MAX_VARIABLES:
+                value = literal_value(token)  # unless they are leading zeros
+                if abs(value) > MAX_VARIABLES:
                     self.literal_too_large(text, first_line)
-                value = -value if token.startswith(b"-") else value
             if value:
                 current.append(value)
             else:
@@ -343,13 +355,12 @@ class _Reader:
         for offset, line_text in enumerate(text.split(b"\n")):
             for token in line_text.split():
                 magnitude = literal_magnitude(token)
+                if magnitude > MAX_VARIABLES:
+                    raise self.error(first_line + offset, beyond_max_message("literal", token))
                 if magnitude > bound:
                     shown = literal_for_message(token)
-                    if magnitude > MAX_VARIABLES:
-                        limit = f"the largest variable number {MAX_VARIABLES}"
-                    else:
-                        limit = f"the declared {bound} variables"
-                    raise self.error(first_line + offset, f"literal {shown} exceeds {limit}")
+                    message = f"literal {shown} exceeds the declared {bound} variables"
+                    raise self.error(first_line + offset, message)
         raise self.error(first_line, f"a literal exceeds the largest variable number {bound}")
 
     def special_line(self, raw: bytes, line: int) -> None:

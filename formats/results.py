@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from formats.dimacs import MAX_VARIABLES, literal_for_message, literal_magnitude
+from formats.dimacs import MAX_VARIABLES, beyond_max_message, literal_value
 from formats.errors import FormatError
 
 STATUSES = ("SAT", "UNSAT", "UNKNOWN")
@@ -57,18 +57,11 @@ def _literals(tokens: list[str], name: str, number: int) -> list[int]:
     try:
         values = [int(token) for token in tokens]
     except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
-        values = [
-            -literal_magnitude(token.encode("ascii"))
-            if token.startswith("-")
-            else literal_magnitude(token.encode("ascii"))
-            for token in tokens
-        ]
+        values = [literal_value(token.encode("ascii")) for token in tokens]
     if values and max(max(values), -min(values)) > MAX_VARIABLES:
         pairs = zip(tokens, values, strict=True)
         big = next(token for token, value in pairs if abs(value) > MAX_VARIABLES)
-        shown = literal_for_message(big.encode("ascii"))
-        message = f"literal {shown} exceeds the largest variable number {MAX_VARIABLES}"
-        raise FormatError(name, number, message)
+        raise FormatError(name, number, beyond_max_message("literal", big.encode("ascii")))
     return values
 
 
