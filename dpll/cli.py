@@ -14,7 +14,7 @@ import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
-from formats.cli import available_memory, fail, print_warnings, report_errors
+from formats.cli import available_memory, fail_if_short, print_warnings, report_errors
 from formats.dimacs import read_dimacs
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
@@ -36,14 +36,11 @@ def _refuse_if_too_big(input_path: str, formula: Formula) -> None:
     DIMACS, but a solver over it needs hundreds of GB, and Python's MemoryError (or the
     kernel's OOM killer) is no answer.
     """
-    need = formula.nvars * VARIABLE_BYTES
-    have = available_memory()
-    if have is not None and need > have:
-        fail(
-            f"{display_name(input_path)}: {formula.nvars:,} variables (the header's count or "
-            f"the largest literal) need at least {need / 1e9:,.1f} GB; "
-            f"{have / 1e9:,.1f} GB are available"
-        )
+    lead = (
+        f"{display_name(input_path)}: {formula.nvars:,} variables (the header's count or "
+        "the largest literal)"
+    )
+    fail_if_short(lead, formula.nvars * VARIABLE_BYTES, available_memory())
 
 
 class _Progress:

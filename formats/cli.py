@@ -95,6 +95,18 @@ def available_memory() -> int | None:
     return None
 
 
+def fail_if_short(
+    lead: str, need: int, have: int | None, resource: str | None = None, hint: str = ""
+) -> None:
+    """Fail (one ``error:`` line, exit 1) when ``need`` bytes surely exceed the ``have``
+    available (None: unknown, never refused): ``LEAD need at least X GB[ of RESOURCE];
+    Y GB are available[ HINT]``."""
+    if have is None or need <= have:
+        return
+    of = f" of {resource}" if resource else ""
+    fail(f"{lead} need at least {need / 1e9:,.1f} GB{of}; {have / 1e9:,.1f} GB are available{hint}")
+
+
 def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> None:
     """Print ``warning: FILE:LINE: message`` lines on stderr (unless quiet)."""
     if quiet:

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from formats.assignment import parse_dp_output
-from formats.cli import available_memory, fail, print_warnings, report_errors
+from formats.cli import available_memory, fail, fail_if_short, print_warnings, report_errors
 from formats.detect import read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
@@ -57,13 +57,9 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
     The clause count of an encoding is known before a clause is built, so a K far too
     big for this machine is refused at once instead of filling memory or disk.
     """
-    if have is None or need <= have:
-        return
     where = display_name(maze_file) + ("" if steps_given else ":3")
-    fail(
-        f"{where}: K gives {clauses:,} clauses, which need at least {need / 1e9:,.1f} GB of "
-        f"{what}; {have / 1e9:,.1f} GB are available (lower K, or use --encoding compact)"
-    )
+    lead = f"{where}: K gives {clauses:,} clauses, which"
+    fail_if_short(lead, need, have, what, " (lower K, or use --encoding compact)")
 
 
 def encoding_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

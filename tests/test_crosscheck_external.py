@@ -121,18 +121,23 @@ def test_deadline_holds_when_a_child_keeps_the_output_open(tmp_path, cnf):
     assert time.monotonic() - started < 20
 
 
-@pytest.mark.parametrize("real", ["cadical", "picosat"])
-def test_wrapper_around_a_real_solver(tmp_path, real):
-    found = shutil.which(real)
-    if found is None:
-        pytest.skip(f"{real} is not on PATH")
-    program = fake(tmp_path, "mysolver", f'exec {found} "$@"')
+def assert_answers_sat_and_unsat(program, tmp_path) -> None:
+    """``program`` finds a valid model of SAT and refutes UNSAT through run_program."""
     sat, unsat = tmp_path / "sat.cnf", tmp_path / "unsat.cnf"
     write_clauses(str(sat), 3, SAT)
     write_clauses(str(unsat), 1, UNSAT)
     answer = run_program(program, str(sat), 30)
     assert answer.status == "SAT" and model_problem(SAT, answer.model) is None
     assert run_program(program, str(unsat), 30).status == "UNSAT"
+
+
+@pytest.mark.parametrize("real", ["cadical", "picosat"])
+def test_wrapper_around_a_real_solver(tmp_path, real):
+    found = shutil.which(real)
+    if found is None:
+        pytest.skip(f"{real} is not on PATH")
+    program = fake(tmp_path, "mysolver", f'exec {found} "$@"')
+    assert_answers_sat_and_unsat(program, tmp_path)
     with ExternalSolver(program, bootstrap_with=SAT) as solver:
         assert solver.solve() is True and solver.solve(assumptions=[-1, -3]) is False
 
@@ -232,12 +237,7 @@ def test_external_solver_time_budget(tmp_path):
 def test_real_programs(program, tmp_path):
     if shutil.which(program) is None:
         pytest.skip(f"{program} is not on PATH (CI installs minisat and cadical)")
-    sat, unsat = tmp_path / "sat.cnf", tmp_path / "unsat.cnf"
-    write_clauses(str(sat), 3, SAT)
-    write_clauses(str(unsat), 1, UNSAT)
-    answer = run_program(program, str(sat), 30)
-    assert answer.status == "SAT" and model_problem(SAT, answer.model) is None
-    assert run_program(program, str(unsat), 30).status == "UNSAT"
+    assert_answers_sat_and_unsat(program, tmp_path)
 
 
 def test_real_program_on_a_path(tmp_path):

@@ -391,12 +391,17 @@ def test_bad_stdin_is_named_stdin():
 
 
 def satkit(*args: str, stdin: bytes = b"", cwd: Path | None = None):
+    return _run_satkit(args, cwd, input=stdin)
+
+
+def _run_satkit(args, cwd: Path | None, **stdin_kind):
+    """The real entry point in a fresh interpreter (``input=`` bytes or ``stdin=`` a file)."""
     return subprocess.run(
         [sys.executable, "-c", "from satkit import main; main()", *args],
-        input=stdin,
         capture_output=True,
         cwd=cwd,
         check=False,
+        **stdin_kind,
     )
 
 
@@ -461,13 +466,7 @@ def test_clause_line_of_a_file(tmp_path):
 def satkit_reading(stdin_path: Path, *args: str, cwd: Path | None = None):
     """The real entry point with its stdin redirected from a file (``satkit … < FILE``)."""
     with open(stdin_path, "rb") as stdin:
-        return subprocess.run(
-            [sys.executable, "-c", "from satkit import main; main()", *args],
-            stdin=stdin,
-            capture_output=True,
-            cwd=cwd,
-            check=False,
-        )
+        return _run_satkit(args, cwd, stdin=stdin)
 
 
 def test_real_process_stdin_redirected_from_the_output_is_not_overwritten(tmp_path):
