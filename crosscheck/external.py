@@ -38,7 +38,7 @@ from typing import Any
 
 from formats.dimacs import format_clause
 from formats.errors import FormatError
-from formats.results import SolverResult, parse_competition, parse_minisat_result
+from formats.results import parse_competition, parse_minisat_result
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minisat": ("result-file", ("-verb=0",)),
@@ -52,8 +52,10 @@ GENERIC: tuple[str, tuple[str, ...]] = ("competition", ())
 """The I/O style and options of every program not in :data:`PROGRAMS`: ``PROGRAM IN``,
 SAT-competition output on stdout, exit code 0 or 10 / 20."""
 
-_EXIT_CODES = {"SAT": (0, 10), "UNSAT": (0, 20)}
-"""Exit codes a ``competition``-style program may give with each answer."""
+_EXIT_CODES = {"SAT": (10,), "UNSAT": (20,)}
+"""Exit codes a known program gives with each answer ..."""
+_COMPETITION_EXIT_CODES = {"SAT": (0, 10), "UNSAT": (0, 20)}
+"""... and those any other (``competition``-style) program may give."""
 
 _TAIL = 400  # characters of a crashed program's output kept for the message
 
@@ -199,36 +201,21 @@ def run_program(
         except FormatError as exc:
             return _crash(program, code, f"unreadable output ({exc}) {errors}", seconds)
         said_unknown = "UNKNOWN" in text or "INDET" in text
-        if style == "competition":
-            return _judge_competition(program, result, code, text, errors, seconds, said_unknown)
-        expected = {"SAT": 10, "UNSAT": 20}.get(result.status)
-        if expected is not None and code != expected:
+        competition = style == "competition"
+        if competition and code < 0:
+            return _crash(program, code, text + errors, seconds)
+        allowed = (_COMPETITION_EXIT_CODES if competition else _EXIT_CODES).get(result.status)
+        if allowed is not None and code not in allowed:
             return _crash(program, code, f"answered {result.status} {errors}", seconds)
-        if expected is None and (code in (10, 20) or not said_unknown):
-            return _crash(program, code, (text if style == "stdout" else "") + errors, seconds)
+        if allowed is None and (code in (10, 20) or not said_unknown):
+            if competition:
+                printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
+                what = "answered UNKNOWN" if printed_s else "printed no 's' line"
+                detail = f"{what}: {text} {errors}"
+            else:
+                detail = (text if style == "stdout" else "") + errors
+            return _crash(program, code, detail, seconds)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
-
-
-def _judge_competition(
-    program: str,
-    result: SolverResult,
-    code: int,
-    text: str,
-    errors: str,
-    seconds: float,
-    said_unknown: bool,
-) -> ExternalAnswer:
-    """The answer of a ``competition``-style program (any program not in :data:`PROGRAMS`)."""
-    if code < 0:
-        return _crash(program, code, text + errors, seconds)
-    allowed = _EXIT_CODES.get(result.status)
-    if allowed is not None and code not in allowed:
-        return _crash(program, code, f"answered {result.status} {errors}", seconds)
-    if allowed is None and (code in (10, 20) or not said_unknown):
-        printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
-        what = "answered UNKNOWN" if printed_s else "printed no 's' line"
-        return _crash(program, code, f"{what}: {text} {errors}", seconds)
-    return ExternalAnswer(result.status, result.model, seconds, None, code)
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:
