@@ -19,13 +19,15 @@ the competition's 10 (SAT) / 20 (UNSAT), and a code that contradicts the
 ``s`` line (unless the output says UNKNOWN) is a crash.
 
 :func:`run_program` runs one program under a deadline that really stops it
-(the process is killed) and returns an :class:`ExternalAnswer`.
+(the process and every process it started are killed: a wrapper script's
+solver would otherwise run on) and returns an :class:`ExternalAnswer`.
 :class:`ExternalSolver` wraps that in the PySAT surface, so the registry can
 hand out ``bin:cadical`` like any other solver.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -35,6 +37,8 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import psutil
 
 from formats.dimacs import format_clause
 from formats.errors import FormatError
@@ -129,7 +133,7 @@ class _Killer:
         with self.lock:
             self.interrupted = True
             if self.process is not None and self.process.poll() is None:
-                self.process.kill()
+                kill_tree(self.process)
 
 
 def run_program(
@@ -168,11 +172,11 @@ def run_program(
             with killer.lock:
                 killer.process = process
                 if killer.interrupted:
-                    process.kill()
+                    kill_tree(process)
         try:
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            process.kill()
+            kill_tree(process)
             _reap(process)
             return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
         finally:
@@ -216,6 +220,33 @@ def run_program(
                 detail = (text if style == "stdout" else "") + errors
             return _crash(program, code, detail, seconds)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
+
+
+def kill_tree(process: subprocess.Popen[bytes]) -> None:
+    """Kill a program and every process it started, and wait until they are dead.
+
+    A wrapper script that runs the real solver without ``exec`` is the common case:
+    killing the script alone leaves the solver running (and holding the output).
+    """
+    try:
+        family = psutil.Process(process.pid).children(recursive=True)
+    except psutil.Error:  # already gone (or not ours to inspect)
+        family = []
+    with contextlib.suppress(OSError):
+        process.kill()
+    for member in family:
+        with contextlib.suppress(psutil.Error):
+            member.kill()
+    # orphans are reaped by whoever adopts them (maybe never, in a container): dead
+    # enough once they are zombies
+    for member in family:
+        for _ in range(1000):
+            try:
+                if member.status() == psutil.STATUS_ZOMBIE:
+                    break
+            except psutil.Error:
+                break
+            time.sleep(0.001)
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:

@@ -6,6 +6,8 @@ when the folder is absent (a bare clone without ``../shared``). CI has it.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,25 @@ def compat(shared: Path) -> Path:
 def satlib(shared: Path) -> Path:
     """``../shared/bench/satlib``: 2,511 SATLIB CNF files, one folder per family."""
     return _folder(shared / "bench" / "satlib")
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            state = handle.read().rpartition(")")[2].split()[0]
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc (macOS): ask the kernel; a zombie still counts as running
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state != "Z"
+
+
+@pytest.fixture(scope="session")
+def running() -> Callable[[int], bool]:
+    """Whether a process still runs: a zombie (killed, not yet reaped by its new parent,
+    as orphans in a container may stay) does not."""
+    return _running

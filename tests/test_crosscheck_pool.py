@@ -24,9 +24,7 @@ def _lost(index: int, kind: str, reason: str) -> tuple[str, str]:
 
 
 def test_every_task_has_one_result_and_the_pool_survives():
-    started = time.monotonic()
     results = dict(run_pool(9, _work, _lost, jobs=2, watchdog=1.0))
-    assert time.monotonic() - started < 60
     assert sorted(results) == list(range(9))
     assert results[2] == ("crash", "the worker was killed by signal SIGKILL")
     assert results[4] == ("timeout", "the worker ran more than 1 s on this instance")
