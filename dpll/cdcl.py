@@ -1086,6 +1086,23 @@ class CDCLEngine:
             self.phase = saved
         return status, assigned
 
+    def equivalent_clauses(self) -> list[list[int]]:
+        """Between solves: the top-level facts as units, the binary clauses and the long
+        original clauses (DIMACS). Clauses satisfied at the top level were dropped and
+        false literals removed, so with the units this has exactly the models of the
+        clauses added; learnt binaries are implied and may be among them."""
+        if not self.ok:
+            return [[]]
+        top = self.trail[: self.trail_lim[0]] if self.trail_lim else self.trail
+        clauses = [[lit] for lit in _to_dimacs(top)]
+        bins = self.bins
+        for a in range(2, 2 * self.nvars + 2):
+            others = bins[a]
+            if others:
+                clauses.extend(_to_dimacs([a, b]) for b in others if a < b)
+        clauses.extend(_to_dimacs(c) for c in self.clauses)
+        return clauses
+
     # ----------------------------------------------------------------- results
 
     def model(self) -> list[int]:

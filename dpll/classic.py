@@ -143,3 +143,7 @@ class ClassicEngine:
     def stats(self) -> dict[str, int]:
         """Cumulative counters: `dpll.engine.STAT_KEYS` plus ``splits``."""
         return dict(self._search.stats)
+
+    def equivalent_clauses(self) -> list[list[int]]:
+        """Clauses with exactly the models of those added (see `dpll.engine.Engine`)."""
+        return self._search.equivalent_clauses()

@@ -78,12 +78,14 @@ class SearchBase(ABC):
 
     Subclasses keep ``trail`` and ``decisions`` (the decision literal of each
     level, ``-1`` for an assumption level that needed no decision), an ``ok``
-    flag (False once an empty clause was added), and provide ``ensure_vars``,
+    flag (False once an empty clause was added), the ``clauses`` kept (as literal
+    codes), and provide ``ensure_vars``,
     ``_reset`` (fresh counts for a solve call), ``_search`` and ``_clear``
     (unassign everything).
     """
 
     ok: bool
+    clauses: list[list[int]]
 
     def __init__(self, proof: ProofSink | None) -> None:
         self.proof = proof
@@ -138,6 +140,13 @@ class SearchBase(ABC):
     def core(self) -> list[int]:
         """The core of the last False answer (a subset of its assumptions)."""
         return list(self.core_lits)
+
+    def equivalent_clauses(self) -> list[list[int]]:
+        """The clauses kept (DIMACS; tautologies and repeated literals were dropped), or
+        the empty clause once the formula is refuted."""
+        if not self.ok:
+            return [[]]
+        return [[lit_of(code) for code in codes] for codes in self.clauses]
 
     # -- limits ---------------------------------------------------------------
     def begin(self, limits: Limits) -> None:

@@ -41,6 +41,7 @@ from dpll.classic_base import (
     PURE,
     SearchBase,
     core_from_mask,
+    lit_of,
 )
 from dpll.heuristics import make_picker
 
@@ -156,6 +157,11 @@ class WatchSearch(SearchBase):
                     occ[lit] = [index]
                 else:
                     o.append(index)
+
+    def equivalent_clauses(self) -> list[list[int]]:
+        """The clauses kept, with the unit clauses (kept aside) first."""
+        rest = super().equivalent_clauses()
+        return rest if not self.ok else [[lit_of(u)] for u in self.units] + rest
 
     # -- the search ---------------------------------------------------------------
     def _reset(self) -> None:

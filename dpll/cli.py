@@ -215,6 +215,7 @@ def solve(
     with _interrupt_on_sigint(solver) as presses:
         try:
             solver.append_formula(formula)
+            del formula  # the engine holds what it needs: a big formula is not kept twice
             if show_stats:
                 heading = f"satkit solve, mode {mode}"
                 if heuristic:
@@ -323,12 +324,14 @@ def dp(
     formula = read_dp_input(input_path)
     print_warnings(formula.warnings, quiet=quiet)
     _refuse_if_too_big(input_path, formula)
+    back_matter = formula.back_matter or ""
     with Solver(mode=mode, heuristic=heuristic, seed=seed) as solver:
         solver.append_formula(formula)
+        del formula  # the engine holds what it needs: a big formula is not kept twice
         valuation = (
             {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
         )
-    write_dp_output(valuation, formula.back_matter or "", output_path, inputs=[input_path])
+    write_dp_output(valuation, back_matter, output_path, inputs=[input_path])
 
 
 commands: list[click.Command] = [solve, dp]

@@ -62,3 +62,7 @@ class Engine(Protocol):
 
     def stats(self) -> dict[str, int]:
         """Cumulative counters; at least the keys in `STAT_KEYS`."""
+
+    def equivalent_clauses(self) -> list[list[int]]:
+        """Between solves: clauses (DIMACS) with exactly the models of the clauses added,
+        over the same variables: what a fresh engine needs to be a copy of this one."""

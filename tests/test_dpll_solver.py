@@ -265,11 +265,19 @@ def test_interrupt_does_not_affect_complete_solve() -> None:
     ),
     st.lists(st.integers(-6, 6).filter(bool), max_size=2),
 )
+@pytest.mark.parametrize(
+    ("mode", "heuristic"), [("cdcl", None), ("classic", "course"), ("classic", "jw")]
+)
 def test_enum_models_lists_every_model_and_leaves_the_formula(
-    case: tuple[int, list[list[int]]], assumptions: list[int]
+    mode: str, heuristic: str | None, case: tuple[int, list[list[int]]], assumptions: list[int]
 ) -> None:
+    """Also when clauses came in two batches with a solve between (top-level facts are
+    learnt then, and the copy enum_models searches is made from what the engine kept)."""
     n, clauses = case
-    with Solver(bootstrap_with=clauses) as s:
+    half = len(clauses) // 2
+    with Solver(bootstrap_with=clauses[:half], mode=mode, heuristic=heuristic) as s:
+        s.solve()
+        s.append_formula(clauses[half:])
         s.add_clause([n, -n])  # make every variable 1..n known
         before = s.solve()
         nof = s.nof_clauses()
