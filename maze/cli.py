@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -60,6 +61,22 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
     where = display_name(maze_file) + ("" if steps_given else ":3")
     lead = f"{where}: K gives {clauses:,} clauses, which"
     fail_if_short(lead, need, have, what, " (lower K, or use --encoding compact)")
+
+
+def _free_disk(output: str) -> int | None:
+    """Free bytes where ``output`` goes: its folder's file system, or for ``-`` the file
+    system of the file stdout is redirected to; None for a pipe, a terminal or unknown."""
+    if output != "-":
+        folder = os.path.dirname(os.path.abspath(output))
+        return shutil.disk_usage(folder).free if os.path.isdir(folder) else None
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        space = os.fstatvfs(fd)
+    except (AttributeError, OSError, ValueError):  # no real stdout, or no fstatvfs
+        return None
+    return space.f_bavail * space.f_frsize
 
 
 def encoding_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -122,9 +139,8 @@ def encode_command(
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
-    if output != "-":
-        folder = os.path.dirname(os.path.abspath(output))
-        free = shutil.disk_usage(folder).free if os.path.isdir(folder) else None
+    free = _free_disk(output)
+    if free is not None:
         size = cnf.clause_count
         _too_big(maze_file, steps is not None, size, size * CLAUSE_BYTES_ON_DISK, free, "disk")
     try:

@@ -109,6 +109,30 @@ def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkey
     assert run("solve", maze_file, "--steps", "3").exit_code == 10
 
 
+def test_a_k_too_big_for_the_file_stdout_goes_to_is_refused(tmp_path):
+    """``> FILE``: the disk check applies to the file stdout is redirected to (a pipe or a
+    terminal streams: what reads it decides when to stop)."""
+    maze_file = tmp_path / "hugek.txt"
+    maze_file.write_text(HUGE_K.format(k=99_999_999_999_999))
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
+             str(maze_file)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: {maze_file}:3: K gives 599,999,999,999,999 clauses")
+    assert "GB of disk" in done.stderr and out.read_text() == ""
+    with out.open("w") as stdout:
+        ok = subprocess.run(
+            [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
+             str(EXAMPLE)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+    assert ok.returncode == 0 and len(parse_dp_input(out.read_text()).clauses) == 334
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
 def test_sigterm_during_an_encode_leaves_no_temporary_file(tmp_path):
     """SIGTERM (what `timeout` sends) is handled like Ctrl-C: the hidden temporary file
