@@ -109,28 +109,28 @@ def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkey
     assert run("solve", maze_file, "--steps", "3").exit_code == 10
 
 
+def encode_to_file(maze_file: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """``satkit maze encode MAZE > OUT`` in a real process (stdout a regular file)."""
+    with out.open("w") as stdout:
+        return subprocess.run(
+            [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
+             str(maze_file)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+
+
 def test_a_k_too_big_for_the_file_stdout_goes_to_is_refused(tmp_path):
     """``> FILE``: the disk check applies to the file stdout is redirected to (a pipe or a
     terminal streams: what reads it decides when to stop)."""
     maze_file = tmp_path / "hugek.txt"
     maze_file.write_text(HUGE_K.format(k=99_999_999_999_999))
     out = tmp_path / "out.txt"
-    with out.open("w") as stdout:
-        done = subprocess.run(
-            [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
-             str(maze_file)],
-            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        )  # fmt: skip
+    done = encode_to_file(maze_file, out)
     assert done.returncode == 1
     assert done.stderr.startswith(f"error: {maze_file}:3: K gives 599,999,999,999,999 clauses")
     assert "GB of disk" in done.stderr and out.read_text() == ""
-    with out.open("w") as stdout:
-        ok = subprocess.run(
-            [sys.executable, "-c", "from satkit import main; main()", "maze", "encode",
-             str(EXAMPLE)],
-            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        )  # fmt: skip
-    assert ok.returncode == 0 and len(parse_dp_input(out.read_text()).clauses) == 334
+    assert encode_to_file(EXAMPLE, out).returncode == 0
+    assert len(parse_dp_input(out.read_text()).clauses) == 334
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
