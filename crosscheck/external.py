@@ -389,8 +389,8 @@ class ExternalSolver:
         return None if self._model is None else list(self._model)
 
     def get_core(self) -> list[int] | None:
-        """After UNSAT: the assumptions (all of them)."""
-        return None if self._core is None else list(self._core)
+        """After UNSAT: the assumptions (all of them); None without any, as in PySAT."""
+        return list(self._core) if self._core else None
 
     def accum_stats(self) -> dict[str, float]:
         """Calls made and their total wall-clock time (a program reports no counters here)."""

@@ -114,8 +114,8 @@ class Solver:
     :param engine_options: passed to the engine, e.g. ``restarts="glucose"`` for ``cdcl``.
 
     >>> s = Solver(bootstrap_with=[[1, 2], [-1, 2], [-2]])
-    >>> s.solve(), s.get_model(), s.get_core()
-    (False, None, [])
+    >>> s.solve(), s.get_model(), s.get_core()  # no assumption needed: no core, as in PySAT
+    (False, None, None)
     >>> s.delete()
     """
 
@@ -448,8 +448,9 @@ class Solver:
 
     def get_core(self) -> list[int] | None:
         """After UNSAT: a subset of the assumptions that is unsatisfiable with the
-        formula (``[]`` when the formula alone is); else None."""
-        return None if self._core is None else list(self._core)
+        formula; None otherwise, and None when the formula alone is unsatisfiable (an
+        empty core), as PySAT's solvers answer."""
+        return list(self._core) if self._core else None
 
     def get_proof(self) -> list[str] | None:
         """The DRUP proof so far as text lines (``"1 -2 0"``, ``"d 1 -2 0"``), or None

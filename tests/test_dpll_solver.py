@@ -54,15 +54,22 @@ def exercise(solver_class: type, **options: object) -> list[object]:
         out.append(s.get_core())
         s.append_formula([[-4, 5], [-5]])
         out.append(s.solve(assumptions=[1]))
+        out.append(s.get_core())
         out.append(s.solve())
         out.append(s.get_status())
         out.append(s.nof_vars())
         out.append(sorted(s.accum_stats()) >= sorted(("conflicts", "decisions")))
+        s.add_clause([1])  # now unsatisfiable without any assumption: no core
+        out.append(s.solve(assumptions=[2]))
+        out.append(s.get_core())
+    with solver_class(bootstrap_with=[[1, 2], [-1, 2], [1, -2], [-1, -2]], **options) as s:
+        out.append((s.solve(), s.get_core(), s.solve(assumptions=[3]), s.get_core()))
     return out
 
 
-def test_same_script_same_results_as_pysat_minisat() -> None:
-    assert exercise(Solver) == exercise(Minisat22)
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+def test_same_script_same_results_as_pysat_minisat(mode: str) -> None:
+    assert exercise(Solver, mode=mode) == exercise(Minisat22)
 
 
 def test_nof_clauses_counts_clauses_as_added() -> None:
@@ -125,9 +132,9 @@ def test_empty_formula_is_sat_and_empty_clause_is_unsat() -> None:
         assert s.get_model() == [-1, -2, 3] or s.get_model()[-1] == 3
     with Solver(bootstrap_with=[[1, 2], []]) as s:
         assert s.solve() is False
-        assert s.get_core() == []
+        assert s.get_core() is None  # as PySAT's: no assumption was needed
         assert s.solve(assumptions=[1]) is False
-        assert s.get_core() == []
+        assert s.get_core() is None
         assert s.add_clause([3], no_return=False) is False
 
 
