@@ -8,8 +8,10 @@ Features (each measured before it was kept; see bench/README.md):
   separate implicit watch lists; ``trail``/``trail_lim``/``qhead``; no recursion anywhere;
 - 1UIP conflict analysis with recursive learned-clause minimisation (MiniSat's
   ``litRedundant`` with abstract levels), non-chronological backjumping;
-- VSIDS on a lazy binary heap (``heapq`` with stale entries), phase saving, and target
-  phases (the values of the longest conflict-free trail seen, as in CaDiCaL);
+- VSIDS on a lazy binary heap (``heapq`` with stale entries), started from literal
+  occurrence counts (Chaff's initial scores) with each variable's more frequent polarity
+  as its first phase; phase saving, and target phases (the values of the longest
+  conflict-free trail seen, as in CaDiCaL);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;
@@ -35,8 +37,10 @@ import contextlib
 import gc
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
+from itertools import chain
 
 from dpll.engine import Limits, ProofSink
 from dpll.walk import probsat
@@ -93,12 +97,16 @@ class CDCLEngine:
     """A conflict-driven clause-learning engine implementing `dpll.engine.Engine`.
 
     ``restarts`` is ``"luby"`` (default, ``luby_unit`` conflicts per unit) or
-    ``"glucose"``; ``seed`` (0 = none) perturbs the initial variable order and phases;
+    ``"glucose"``; ``seed`` (0 = none) perturbs the initial variable order and phases
+    (with ``occurrence_start``, only among variables of equal occurrence counts, and the
+    phases of variables that occur as often negated as not);
     ``proof`` receives DRUP steps. Learnt clauses are reduced after ``first_reduce``
     conflicts, then every ``first_reduce + k * reduce_inc``. ``target_phase`` decides
     with the values of the longest conflict-free trail seen (else the saved phase).
     ``walk`` rephases by local search at restarts once ``walk_min_conflicts`` have been
     spent (see `rephase_walk` for ``walk_effort`` and ``walk_patience``).
+    ``occurrence_start`` orders the first decisions by occurrence counts (see
+    `start_from_occurrences`); without it they follow the variable numbering.
     """
 
     def __init__(
@@ -118,6 +126,7 @@ class CDCLEngine:
         walk_min_conflicts: int = 1000,
         walk_effort: float = 0.1,
         walk_patience: int = 2,
+        occurrence_start: bool = True,
     ) -> None:
         if restarts not in ("luby", "glucose"):
             raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
@@ -137,6 +146,9 @@ class CDCLEngine:
         self.walk_min_conflicts = walk_min_conflicts
         self.walk_effort = walk_effort
         self.walk_patience = walk_patience
+        self.occurrence_start = occurrence_start
+        self.started = False  # start_from_occurrences has run (before the first search)
+        self.user_phases: set[int] = set()  # variables whose phase set_phases chose
         self.walk_rng = random.Random(seed)
         self.walk_best = 1 << 62  # fewest unsatisfied clauses any walk reached
         self.walk_fails = 0  # walks in a row that did not improve on walk_best
@@ -840,6 +852,9 @@ class CDCLEngine:
         top = max((abs(l) for l in assumptions), default=0)
         if top > self.nvars:
             self.ensure_vars(top)
+        if self.occurrence_start and not self.started:
+            self.started = True
+            self.start_from_occurrences()
         assume = [2 * l if l > 0 else -2 * l + 1 for l in assumptions]
         # repeated or already-true assumptions open empty levels: more levels than variables
         missing = self.nvars + len(assume) + 1 - len(self.level_stamp)
@@ -883,6 +898,33 @@ class CDCLEngine:
         self.stop_check = None
         self.cancel_until(0)
         return status
+
+    def start_from_occurrences(self) -> None:
+        """Start VSIDS from the clauses: each variable's activity grows by a thousandth
+        of a bump per occurrence (Chaff's initial scores: until conflicts say otherwise,
+        decide the most constrained variables first), and its saved phase becomes its more
+        frequent polarity, unless the two are equally frequent or `set_phases` chose it.
+
+        On random 3-SAT this cuts conflicts by a third (uuf100, uuf150, 8 seeds); on
+        planning formulas whose numbering follows time, such as mazes, the numbering is
+        the better start (see `maze.pipeline.DPLL_OPTIONS`, and bench/README.md).
+        """
+        counts = Counter(chain.from_iterable(self.clauses))
+        bins = self.bins
+        for a in range(2, 2 * self.nvars + 2):
+            others = bins[a]
+            if others:
+                counts[a] += len(others)
+        act = self.act
+        phase = self.phase
+        fixed = self.user_phases
+        for v in range(1, self.nvars + 1):
+            positive = counts[2 * v]
+            negative = counts[2 * v + 1]
+            act[v] += (positive + negative) * 1e-3
+            if positive != negative and v not in fixed:
+                phase[v] = 0 if positive > negative else 1
+        self._rebuild_heap()
 
     def _out_of_budget(
         self, max_conflicts: int | None, max_props: int | None, limits: Limits
@@ -1041,6 +1083,7 @@ class CDCLEngine:
             v = abs(lit)
             self.phase[v] = 0 if lit > 0 else 1
             self.target[v] = -1
+            self.user_phases.add(v)
 
     def propagate_assumptions(
         self, assumptions: list[int], phase_saving: int = 0

@@ -279,9 +279,9 @@ def test_satlib_families(family: str, expected: bool) -> None:
             assert satisfies(engine.model(), formula.clauses), path.name
 
 
-def test_unbumped_variables_are_decided_lowest_first_and_false() -> None:
+def test_without_occurrence_start_unbumped_variables_go_lowest_first_and_false() -> None:
     # no conflict ever happens, so every decision comes from the zero-activity cursor
-    with Solver(bootstrap_with=[[1, 2, 3]]) as s:
+    with Solver(bootstrap_with=[[1, 2, 3]], occurrence_start=False) as s:
         assert s.solve() is True
         assert s.get_model() == [-1, -2, 3]
         s.add_clause([5, 6, 4])  # new variables join the cursor's range
@@ -289,3 +289,31 @@ def test_unbumped_variables_are_decided_lowest_first_and_false() -> None:
         assert s.get_model() == [-1, -2, 3, -4, -5, 6]
         assert s.solve(assumptions=[-3]) is True  # backjumps hand variables back to it
         assert s.get_model() == [-1, 2, -3, -4, -5, 6]
+
+
+def test_first_decisions_follow_occurrences_and_majority_polarity() -> None:
+    """No conflict: the model shows the start. Variable 2 (three occurrences) is decided
+    first, true, and satisfies everything; the rest take their more frequent polarity,
+    and a variable as often negated as not (6) keeps the default, false."""
+    clauses = [[1, 2, 3], [2, -4, 5], [2, 6, -7], [-6, -7]]
+    with Solver(bootstrap_with=clauses) as s:
+        assert s.solve() is True
+        assert s.get_model() == [1, 2, 3, -4, 5, -6, -7]
+        assert s.accum_stats()["decisions"] == 7
+    with Solver(bootstrap_with=clauses) as s:
+        s.set_phases([-2, 4])  # the user's phases win over the counts
+        assert s.solve() is True
+        assert s.get_model()[1] == -2 and s.get_model()[3] == 4
+
+
+def test_occurrence_start_cuts_conflicts_on_random_3sat(satlib: Path) -> None:
+    """Why it is the default: on uuf50-01..-20 (seed 0) 767 conflicts in all against
+    1,068 with the variable numbering, fewer on 15 of the 20 files (deterministic)."""
+    totals = {True: 0, False: 0}
+    for index in range(1, 21):
+        formula = read_dimacs(satlib / "uuf50" / f"uuf50-0{index}.cnf")
+        for start in totals:
+            engine = CDCLEngine(formula.nvars, formula.clauses, occurrence_start=start)
+            assert solve(engine) is False
+            totals[start] += engine.n_conflicts
+    assert totals[True] * 4 < totals[False] * 3  # at least a quarter fewer

@@ -87,7 +87,7 @@ def test_engine_walks_only_after_enough_conflicts_and_gives_up() -> None:
     # on an unsatisfiable formula the walks stop improving and are given up
     rng = random.Random(8)
     unsat = [[rng.choice([1, -1]) * v for v in rng.sample(range(1, 61), 3)] for _ in range(420)]
-    engine = CDCLEngine(0, unsat, walk_min_conflicts=0, luby_unit=5, walk_patience=2)
+    engine = CDCLEngine(0, unsat, walk_min_conflicts=0, luby_unit=1, walk_patience=2)
     assert engine.solve([], Limits()) is False
     assert engine.walk_fails == 2
     assert engine.n_walks <= engine.n_restarts
