@@ -102,7 +102,8 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
             default=(DEFAULT_SOLVERS,),
             show_default=True,
             callback=_solvers,
-            help="Comma-separated solver names (repeatable): dpll, dpll:classic/<heuristic>, "
+            help="Comma-separated solver names (repeatable): dpll, dpll:cdcl/vsids-numbered, "
+            "dpll:classic/<heuristic>, "
             "any PySAT name (minisat22, cadical153, glucose4, …), bin:minisat, bin:cadical, "
             "bin:kissat, bin:picosat, or bin:PROGRAM / bin:/path/to/solver for any other "
             "program, run as PROGRAM FILE.cnf with SAT-competition output (s and v lines).",

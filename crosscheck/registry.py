@@ -35,7 +35,11 @@ from collections.abc import Callable
 from typing import Any
 
 OUR_SOLVERS = ("dpll", "dpll:cdcl", "dpll:classic")
-"""Our own configurations (``dpll:classic/<heuristic>`` is also accepted)."""
+"""Our own configurations (``dpll:cdcl/vsids-numbered`` and ``dpll:classic/<heuristic>``
+are also accepted)."""
+
+CDCL_VARIANTS = ("vsids-numbered",)
+"""The cdcl engine's other heuristics, listed as ``dpll:cdcl/<heuristic>``."""
 
 CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
 """The classic engine's heuristics, listed as ``dpll:classic/<heuristic>``."""
@@ -82,7 +86,11 @@ def external_solver_names() -> list[str]:
 
 def solver_names() -> list[str]:
     """Every name :func:`make_solver` accepts (aliases of PySAT solvers aside)."""
-    ours = [*OUR_SOLVERS, *(f"dpll:classic/{h}" for h in CLASSIC_HEURISTICS)]
+    ours = [
+        *OUR_SOLVERS,
+        *(f"dpll:classic/{h}" for h in CLASSIC_HEURISTICS),
+        *(f"dpll:cdcl/{h}" for h in CDCL_VARIANTS),
+    ]
     return [*ours, *pysat_solver_names(), *external_solver_names(), *_REGISTERED]
 
 
@@ -156,6 +164,8 @@ def canonical_name(name: str) -> str:
         name.startswith("dpll:classic/") and name.split("/", 1)[1] in CLASSIC_HEURISTICS
     ):
         return name
+    if name.startswith("dpll:cdcl/") and name.split("/", 1)[1] in CDCL_VARIANTS:
+        return name
     if name in _REGISTERED:
         return name
     if name.startswith(EXTERNAL_PREFIX):
@@ -195,6 +205,11 @@ def make_solver(name: str, bootstrap_with: Any = None, **options: Any) -> Any:
         if heuristic not in CLASSIC_HEURISTICS:
             raise _unknown(name)
         return _ours(bootstrap_with, mode="classic", heuristic=heuristic, **options)
+    if name.startswith("dpll:cdcl/"):
+        heuristic = name.split("/", 1)[1]
+        if heuristic not in CDCL_VARIANTS:
+            raise _unknown(name)
+        return _ours(bootstrap_with, mode="cdcl", heuristic=heuristic, **options)
     if name in _REGISTERED:
         return _REGISTERED[name](bootstrap_with=bootstrap_with, **options)
     if name.startswith(EXTERNAL_PREFIX):

@@ -131,8 +131,9 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     "--heuristic",
     type=click.Choice([*CDCL_HEURISTICS, *CLASSIC_HEURISTICS]),
     default=None,
-    help="Branching heuristic. cdcl: vsids (default); classic: course (default), random, "
-    "two-clause, jw, dlis.",
+    help="Branching heuristic. cdcl: vsids (default; first decisions by occurrence counts), "
+    "vsids-numbered (first decisions by variable number: planning formulas numbered by "
+    "time); classic: course (default), random, two-clause, jw, dlis.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
@@ -291,7 +292,8 @@ def solve(
     type=click.Choice([*CDCL_HEURISTICS, *CLASSIC_HEURISTICS]),
     default=None,
     help="Branching heuristic. classic: course (default: the course's order, which "
-    "reproduces its reference outputs), random, two-clause, jw, dlis; cdcl: vsids.",
+    "reproduces its reference outputs), random, two-clause, jw, dlis; cdcl: vsids, "
+    "vsids-numbered.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")

@@ -57,7 +57,7 @@ PYSAT_NAMES = frozenset(
 )
 """Every solver name ``pysat.solvers.Solver`` knows (python-sat 1.9): code that names one
 runs here unchanged, on the ``cdcl`` engine (a test keeps this list in step with PySAT's)."""
-CDCL_HEURISTICS = ("vsids",)
+CDCL_HEURISTICS = ("vsids", "vsids-numbered")
 CLASSIC_HEURISTICS = ("course", *WATCH_HEURISTICS)  # as dpll.classic.HEURISTICS
 _ZERO_LITERAL = "a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)"
 _NO_ATMOST = (
@@ -104,7 +104,9 @@ class Solver:
         parameter, as in PySAT.
     :param mode: ``"cdcl"`` (default: clause learning, the fast one) or ``"classic"``
         (textbook DPLL with chronological backtracking).
-    :param heuristic: branching heuristic; ``cdcl``: ``"vsids"`` (default);
+    :param heuristic: branching heuristic; ``cdcl``: ``"vsids"`` (default; the first
+        decisions follow occurrence counts) or ``"vsids-numbered"`` (they follow the
+        variable numbering, better for planning formulas numbered by time step);
         ``classic``: ``"course"`` (default), ``"random"``, ``"two-clause"``, ``"jw"``,
         ``"dlis"``.
     :param seed: random seed (0 = the deterministic default order for ``cdcl``).
@@ -174,7 +176,10 @@ class Solver:
                     f"unknown heuristic {self.heuristic!r} for mode 'cdcl'; "
                     f"choose one of {', '.join(CDCL_HEURISTICS)}"
                 )
-            return CDCLEngine(nvars, clauses, seed=self.seed, proof=proof, **self._engine_options)
+            options = dict(self._engine_options)
+            if self.heuristic == "vsids-numbered":
+                options.setdefault("occurrence_start", False)
+            return CDCLEngine(nvars, clauses, seed=self.seed, proof=proof, **options)
         if self.heuristic not in (None, *CLASSIC_HEURISTICS):
             raise ValueError(
                 f"unknown heuristic {self.heuristic!r} for mode 'classic'; "

@@ -55,7 +55,8 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--heuristic",
             type=click.Choice([*CLASSIC_HEURISTICS, *CDCL_HEURISTICS]),
             default=None,
-            help="Branching heuristic; classic: two-clause (the seed's) by default; cdcl: vsids.",
+            help="Branching heuristic; classic: two-clause (the seed's) by default; "
+            "cdcl: vsids, vsids-numbered.",
         ),
         click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
         click.option(

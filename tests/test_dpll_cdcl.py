@@ -317,3 +317,15 @@ def test_occurrence_start_cuts_conflicts_on_random_3sat(satlib: Path) -> None:
             assert solve(engine) is False
             totals[start] += engine.n_conflicts
     assert totals[True] * 4 < totals[False] * 3  # at least a quarter fewer
+
+
+def test_vsids_numbered_is_the_numbering_start_by_name() -> None:
+    """``heuristic="vsids-numbered"`` (``satkit solve --heuristic vsids-numbered``,
+    ``dpll:cdcl/vsids-numbered``) is the engine's ``occurrence_start=False``."""
+    clauses = [[1, 2, 3], [2, -4, 5], [2, 6, -7], [-6, -7]]
+    with Solver(bootstrap_with=clauses, heuristic="vsids-numbered") as s:
+        assert s.solve() is True
+        assert s.get_model() == [-1, -2, 3, -4, -5, -6, -7]
+    with Solver(bootstrap_with=clauses, heuristic="vsids") as s:
+        assert s.solve() is True
+        assert s.get_model() == [1, 2, 3, -4, 5, -6, -7]

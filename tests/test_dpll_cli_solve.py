@@ -191,6 +191,13 @@ def test_satlib_instances_have_the_right_exit_codes() -> None:
     assert run([str(SATLIB / "uuf50" / "uuf50-01.cnf"), "-q"]).exit_code == 20
 
 
+def test_cdcl_heuristics(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "unsat.cnf", UNSATISFIABLE))
+    for heuristic in ("vsids", "vsids-numbered"):
+        assert run([path, "--heuristic", heuristic, "-q"]).exit_code == 20
+    assert run([path, "--heuristic", "course"]).exit_code == 2  # a classic one
+
+
 def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
     path = str(write(tmp_path, "unsat.cnf", UNSATISFIABLE))
     assert run([path, "--mode", "classic", "-q"]).exit_code == 20
