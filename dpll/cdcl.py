@@ -145,8 +145,7 @@ class CDCLEngine:
         self.walk_min_conflicts = walk_min_conflicts
         self.walk_effort = walk_effort
         self.walk_patience = walk_patience
-        self.occurrence_start = occurrence_start
-        self.started = False  # start_from_occurrences has run (before the first search)
+        self.start_pending = occurrence_start  # start_from_occurrences before the first search
         self.user_phases: set[int] = set()  # variables whose phase set_phases chose
         self.walk_rng = random.Random(seed)
         self.walk_best = 1 << 62  # fewest unsatisfied clauses any walk reached
@@ -874,8 +873,8 @@ class CDCLEngine:
         top = max((abs(l) for l in assumptions), default=0)
         if top > self.nvars:
             self.ensure_vars(top)
-        if self.occurrence_start and not self.started:
-            self.started = True
+        if self.start_pending:
+            self.start_pending = False
             self.start_from_occurrences()
         assume = [2 * l if l > 0 else -2 * l + 1 for l in assumptions]
         # repeated or already-true assumptions open empty levels: more levels than variables
