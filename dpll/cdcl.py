@@ -272,6 +272,7 @@ class CDCLEngine:
         store = self.clauses.append
         attach = self._attach
         bins = self.bins
+        watches = self.watches
         nvars = self.nvars
         for lits in clauses:
             if not self.ok:
@@ -298,6 +299,32 @@ class CDCLEngine:
                     else:
                         bb.append(a)
                     continue
+            elif len(lits) == 3:  # random 3-SAT's case: sorted by hand, attached in place
+                a, b, c = lits
+                a = a + a if a > 0 else 1 - a - a
+                b = b + b if b > 0 else 1 - b - b
+                c = c + c if c > 0 else 1 - c - c
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                    if a > b:
+                        a, b = b, a
+                if (
+                    a >> 1 != b >> 1 != c >> 1
+                    and c >> 1 <= nvars
+                    and val[a] == 0
+                    and val[b] == 0
+                    and val[c] == 0
+                ):
+                    kept = [a, b, c]
+                    store(kept)
+                    for q in kept:
+                        if watches[q] is None:
+                            watches[q] = []
+                    watches[a].append((b, kept))
+                    watches[b].append((a, kept))
+                    continue
             codes = [l + l if l > 0 else 1 - l - l for l in lits]
             if not codes:
                 self._set_unsat()
@@ -309,6 +336,7 @@ class CDCLEngine:
                 nvars = self.nvars
                 val = self.val
                 bins = self.bins
+                watches = self.watches
             kept = []
             prev = -1
             for c in codes:

@@ -163,6 +163,25 @@ def test_tautologies_duplicates_and_units() -> None:
     assert engine.model()[1:] == [2, 3]
 
 
+def test_ternary_clauses_load_like_longer_ones() -> None:
+    # three-literal clauses have their own loading path; it must leave the engine as the
+    # general one does: literals sorted by code, the first two watched, and every
+    # irregular clause (top-level values, duplicates, tautologies, new variables)
+    # simplified the same way
+    clauses = [[1], [1, 2, 3], [-1, 2, 3], [2, -2, 3], [4, 4, 5], [-7, 5, 6], [3, 4, 9]]
+    engine = CDCLEngine(7, clauses)
+    padded = CDCLEngine(7, [[*c, c[-1]] if len(c) == 3 else c for c in clauses])
+    for e in (engine, padded):
+        assert e.nvars == 9
+        assert e.clauses == [[10, 12, 15], [6, 8, 18]]
+        assert sorted(e.equivalent_clauses()) == sorted(
+            [[1], [2, 3], [4, 5], [5, 6, -7], [3, 4, 9]]
+        )
+    assert [
+        [(b, list(c)) for b, c in ws] if ws else ws for ws in engine.watches
+    ] == [[(b, list(c)) for b, c in ws] if ws else ws for ws in padded.watches]
+
+
 def test_invalid_options() -> None:
     with pytest.raises(ValueError, match="restart"):
         CDCLEngine(1, [], restarts="never")
