@@ -14,7 +14,7 @@ from pysat.solvers import Minisat22
 
 from dpll import Solver
 from dpll.engine import STAT_KEYS
-from dpll.solver import PYSAT_NAMES
+from dpll.solver import MODES, PYSAT_NAMES
 from formats.formula import Formula
 
 
@@ -181,6 +181,24 @@ def test_a_bulk_load_takes_empty_clauses_and_int_like_literals() -> None:
     numpy = pytest.importorskip("numpy")
     with Solver(bootstrap_with=[[numpy.int64(2), numpy.int32(-1)]]) as s:
         assert s.solve() is True and s.nof_vars() == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bulk_load_keeps_none_of_the_callers_clauses(mode: str) -> None:
+    # lists and tuples are loaded without a copy, so the engines must copy them
+    clauses: list = [[1, 2, 3], (-1, 2), [-2, 3, 4, 5], [-3], (-4, -5, 1)]
+    kept = [list(c) for c in clauses]
+    with Solver(bootstrap_with=clauses, mode=mode) as s:
+        for clause in clauses:
+            if isinstance(clause, list):
+                clause[:] = [-lit for lit in clause]
+        assert clauses[0] == [-1, -2, -3]  # the caller's lists are theirs to change
+        assert s.solve() is True
+        model = set(s.get_model())
+        assert all(model & set(c) for c in kept)
+        assert s.nof_clauses() == 5
+    generated = Solver(bootstrap_with=(iter(c) for c in kept), mode=mode)
+    assert generated.solve() is True and generated.nof_clauses() == 5
 
 
 def test_bad_names_modes_and_heuristics() -> None:
