@@ -24,14 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-
-def seed_list(text: str) -> list[int]:
-    """``0-7`` or ``0,3,5`` (or a mix) as a list of seeds."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, dash, high = part.partition("-")
-        seeds.extend(range(int(low), int(high) + 1) if dash else [int(low)])
-    return seeds
+from solve import seed_list  # bench/solve.py (which imports no project module at the top)
 
 
 def engine_option(text: str) -> tuple[str, object]:

@@ -10,6 +10,12 @@ clauses, statuses against the family's known status.
     python bench/solve.py                                  # everything (hours)
     python bench/solve.py --families uf250 --solvers minisat22,cdcl
     python bench/solve.py --per-family 3 --cap 10 --json results.json
+    python bench/solve.py --families flat100,blocksworld --shuffle 1-3
+
+``--shuffle`` solves each instance once per seed with its variables renamed and its
+clauses and literals reordered by that seed (the same for every solver): the same
+problem without the luck of the file's numbering, which decides some families (a
+solver that follows the numbering colours SATLIB's flat graphs without a conflict).
 
 This is a benchmark, not a test: run it on a quiet machine. See bench/README.md.
 """
@@ -17,8 +23,10 @@ This is a benchmark, not a test: run it on a quiet machine. See bench/README.md.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -28,9 +36,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from formats.formula import Formula
+if TYPE_CHECKING:  # imported where used, so that seeds.py --tree can pick the tree first
+    from formats.formula import Formula
 
 ROOT = Path(__file__).resolve().parents[1]
 SATLIB = ROOT.parent / "shared" / "bench" / "satlib"
@@ -159,11 +168,38 @@ def solver_function(name: str) -> Callable[..., Solved]:
     return table[name]
 
 
-def worker(name: str, path: str) -> None:
+def seed_list(text: str) -> list[int]:
+    """``0-7`` or ``0,3,5`` (or a mix) as a list of seeds."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.partition("-")
+        seeds.extend(range(int(low), int(high) + 1) if dash else [int(low)])
+    return seeds
+
+
+def shuffled(formula: Formula, seed: int) -> Formula:
+    """The formula with its variables renamed by a permutation and its clauses and their
+    literals reordered, all drawn from ``seed`` (0: the formula itself)."""
+    from formats.formula import Formula
+
+    if not seed:
+        return formula
+    rng = random.Random(seed)
+    names = list(range(1, formula.nvars + 1))
+    rng.shuffle(names)
+    rename = [0, *names]
+    clauses = [[rename[lit] if lit > 0 else -rename[-lit] for lit in c] for c in formula.clauses]
+    for clause in clauses:
+        rng.shuffle(clause)
+    rng.shuffle(clauses)
+    return Formula(nvars=formula.nvars, clauses=clauses)
+
+
+def worker(name: str, path: str, shuffle: str = "0") -> None:
     """Child process: parse, build, print 'ready', solve (timed), check, print a JSON line."""
     from formats.dimacs import read_dimacs
 
-    formula = read_dimacs(path)
+    formula = shuffled(read_dimacs(path), int(shuffle))
     marks: list[float] = []
 
     def clock() -> None:
@@ -198,13 +234,14 @@ def instances(family: str, count: int) -> list[Path]:
     return sorted(base.glob("*.cnf"), key=number)[:count]
 
 
-def run_one(name: str, path: Path, cap: float) -> dict[str, Any]:
-    """One solver on one instance in a fresh process, killed ``cap`` s after set-up."""
+def run_one(name: str, path: Path, cap: float, shuffle: int = 0) -> dict[str, Any]:
+    """One solver on one instance (shuffled by seed ``shuffle``) in a fresh process,
+    killed ``cap`` s after set-up."""
     started = time.perf_counter()
     record: dict[str, Any] = {"status": "ERROR", "solve_s": None, "conflicts": None}
     with tempfile.TemporaryFile(mode="w+") as errors:
         process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", name, str(path)],
+            [sys.executable, __file__, "--worker", name, str(path), str(shuffle)],
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,
@@ -324,7 +361,14 @@ def main() -> None:
     )
     parser.add_argument("--cap", type=float, default=60.0, metavar="S")
     parser.add_argument("--json", metavar="FILE", help="also write every run as JSON")
-    parser.add_argument("--worker", nargs=2, metavar=("SOLVER", "FILE"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--shuffle",
+        type=seed_list,
+        default=[0],
+        metavar="SEEDS",
+        help="solve each instance once per seed (1-3, or 1,5), renamed and reordered by it",
+    )
+    parser.add_argument("--worker", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(*args.worker)
@@ -341,9 +385,9 @@ def main() -> None:
     results = []
     for family in families:
         expected = FAMILIES[family][2]
-        for path in instances(family, args.per_family):
+        for path, shuffle in itertools.product(instances(family, args.per_family), args.shuffle):
             for solver in solvers:
-                record = run_one(solver, path, args.cap)
+                record = run_one(solver, path, args.cap, shuffle)
                 wrong = (record["status"] in ("SAT", "UNSAT") and record["status"] != expected) or (
                     record.get("model_ok") is False
                 )
@@ -351,13 +395,16 @@ def main() -> None:
                     record["status"] = "WRONG"
                 record.update(
                     family=family,
-                    instance=path.name,
+                    instance=path.name + (f"#{shuffle}" if shuffle else ""),
                     solver=solver,
                     solved=record["status"] == expected,
                 )
                 results.append(record)
                 shown = f"{record['solve_s']:.3f}s" if record["solve_s"] is not None else "-"
-                print(f"{family} {path.name} {solver}: {record['status']} {shown}", file=sys.stderr)
+                print(
+                    f"{family} {record['instance']} {solver}: {record['status']} {shown}",
+                    file=sys.stderr,
+                )
     print(f"python bench/solve.py {' '.join(sys.argv[1:])}".rstrip())
     print(f"\nPython {sys.version.split()[0]}, {os.cpu_count()} CPUs; times in seconds\n")
     print(report(results, solvers, args.cap))
