@@ -47,6 +47,7 @@ from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
+from formats.streams import check_output
 from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
@@ -244,6 +245,8 @@ def crosscheck_command(
     if maze_path is not None and not os.path.isfile(maze_path):
         fail(f"{maze_path}: no such maze file")
     _need_tools(proofs, plot_path)
+    if plot_path:
+        check_output(plot_path, inputs=paths)  # before the batch, not after it
     files = discover(paths)
     if not files:
         fail(f"{' '.join(paths)}: no instances found (.cnf, .cnf.gz/.xz/.bz2, .dimacs, maze .txt)")
@@ -454,6 +457,7 @@ def shrink_command(
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
     """
     _need_tools(proofs)
+    check_output(output or _default_output(path), inputs=[path])  # before the shrinking
     instance = load_instance(path, encoding=encoding)
     check = CheckOptions(solvers, timeout, proofs, seed)
     result = shrink_instance(instance, check, max_checks=max_checks)

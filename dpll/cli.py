@@ -18,7 +18,7 @@ from formats.cli import available_memory, fail_if_short, print_warnings, report_
 from formats.dimacs import read_dimacs
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
-from formats.streams import atomic_output, display_name
+from formats.streams import atomic_output, check_output, display_name
 
 EXIT_SAT = 10
 EXIT_UNSAT = 20
@@ -200,6 +200,8 @@ def solve(
         raise click.UsageError("--binary-proof needs --proof FILE")
     if proof_path == "-":
         raise click.UsageError("--proof - would mix the proof with the answer on stdout")
+    if proof_path is not None:
+        check_output(proof_path, inputs=[input_path])  # now, not after an hour's solve
 
     try:
         formula = read_dimacs(input_path, strict=strict)
@@ -323,6 +325,7 @@ def dp(
                 f"--heuristic {heuristic} is not a {mode} heuristic "
                 f"(choose from {', '.join(allowed)})"
             )
+    check_output(output_path, inputs=[input_path])
     formula = read_dp_input(input_path)
     print_warnings(formula.warnings, quiet=quiet)
     _refuse_if_too_big(input_path, formula)

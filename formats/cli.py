@@ -17,7 +17,7 @@ from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
 from formats.errors import FormatError, FormatWarning
 from formats.statistics import formula_stats
-from formats.streams import display_name
+from formats.streams import check_output, display_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,6 +156,7 @@ def convert(
     empty clause cannot be written in the DP format (error, exit 1, naming the
     clause's line when the input is a file).
     """
+    check_output(output, inputs=[input_path])
     fmt = None if source == "auto" else source
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)

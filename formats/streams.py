@@ -290,6 +290,31 @@ def _is_stdin(path: str) -> bool:
     return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)
 
 
+def check_output(
+    path: str | os.PathLike[str], *, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> None:
+    """Raise FormatError now if `atomic_output` would refuse ``path`` later.
+
+    Commands call it before their work, so that a solve or a shrink that takes an hour
+    does not end in "output folder does not exist". Refused: one of ``inputs``
+    (including stdin redirected from the target), a directory, a missing or read-only
+    folder. ``-`` (standard output) is always fine.
+    """
+    target = os.fspath(path)
+    if target == STDIO:
+        return
+    for source in inputs:
+        if same_file(target, source) or (os.fspath(source) == STDIO and _is_stdin(target)):
+            raise FormatError(target, None, "refusing to overwrite the input file")
+    if os.path.isdir(target):
+        raise FormatError(target, None, "is a directory, not a file")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise FormatError(target, None, "output folder does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FormatError(target, None, "output folder is not writable")
+
+
 @contextlib.contextmanager
 def atomic_output(
     path: str | os.PathLike[str],
@@ -314,14 +339,8 @@ def atomic_output(
         yield stream
         stream.flush()
         return
-    for source in inputs:
-        if same_file(target, source) or (os.fspath(source) == STDIO and _is_stdin(target)):
-            raise FormatError(target, None, "refusing to overwrite the input file")
-    if os.path.isdir(target):
-        raise FormatError(target, None, "is a directory, not a file")
+    check_output(target, inputs=inputs)
     folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder):
-        raise FormatError(target, None, "output folder does not exist")
     fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
     try:
         mask = os.umask(0)

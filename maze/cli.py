@@ -26,7 +26,7 @@ from formats.detect import read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.results import parse_result
-from formats.streams import atomic_output, display_name, read_text
+from formats.streams import atomic_output, check_output, display_name, read_text
 from maze.cnf import ENCODINGS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
@@ -136,6 +136,7 @@ def encode_command(
 ) -> None:
     """The front end: write the clauses for MAZE (the assignment's example maze with K=5
     gives 334 clauses over 72 atoms)."""
+    check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
@@ -226,6 +227,7 @@ def decode_command(
     result (SAT-competition 's'/'v' lines, or a MiniSat result file). The path
     is checked before it is printed; an invalid one is an error.
     """
+    check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
     text = read_text(answer)
     maze = _read(maze_file, strict, quiet) if maze_file else None
@@ -335,6 +337,7 @@ def solve_command(
 
     Exit 10 when a path is found, 20 when there is none, 0 when interrupted.
     """
+    check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     size = encode(maze, encoding).clause_count
     need = size * CLAUSE_BYTES_IN_MEMORY
@@ -454,6 +457,7 @@ def show_command(
     """Draw MAZE as a graph (treasures labelled), with a path if one is given."""
     if path_file and solve_path:
         raise click.UsageError("--path and --solve both choose the path: give one")
+    check_output(output, inputs=tuple(p for p in (maze_file, path_file) if p))
     maze = _read(maze_file, strict, quiet, steps)
     path = None
     if path_file:

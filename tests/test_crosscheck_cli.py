@@ -492,3 +492,16 @@ def test_plot_with_an_unknown_suffix_is_a_usage_error_before_any_run(tmp_path, t
     assert result.exit_code == 2
     assert "Invalid value for '--plot'" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sat.cnf"]
+
+
+def test_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path):
+    source = tmp_path / "s.cnf"
+    source.write_text(SAT_CNF)
+    missing = tmp_path / "missing" / "out"
+    # without the early check, shrink would first run the solvers and find nothing to shrink
+    result = invoke("shrink", str(source), "-o", str(missing))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {missing}: output folder does not exist\n"
+    result = invoke("crosscheck", str(source), "--plot", f"{missing}.png")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"error: {missing}.png: output folder does not exist\n"

@@ -213,3 +213,20 @@ def test_the_real_command_line(compat: Path, tmp_path: Path) -> None:
     assert completed.stdout == b"" and completed.stderr == b""
     assert out.read_bytes() == (compat / ROHAN / "DavisPutnam" / "output.txt").read_bytes()
     assert os.listdir(tmp_path) == ["out.txt"]  # no temporary file left behind
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unread(path: str) -> None:
+        raise AssertionError("the input was read before the output was checked")
+
+    monkeypatch.setattr("dpll.cli.read_dp_input", unread)
+    source = tmp_path / "in.txt"
+    source.write_text("1 2\n0\n")
+    missing = tmp_path / "missing" / "out.txt"
+    result = run([source, "-o", missing])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {missing}: output folder does not exist\n"
+    result = run([source, "-o", source])
+    assert result.exit_code == 1 and "refusing to overwrite the input file" in result.stderr

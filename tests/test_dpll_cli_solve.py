@@ -175,6 +175,15 @@ def test_proof_never_overwrites_the_input(tmp_path: Path) -> None:
     assert path.read_text() == UNSATISFIABLE
 
 
+def test_a_proof_path_that_cannot_be_written_is_refused_before_solving(tmp_path: Path) -> None:
+    path = write(tmp_path, "php.cnf", pigeonhole_text(5))
+    missing = tmp_path / "missing" / "p.drup"
+    result = run([str(path), "--proof", str(missing)])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {missing}: output folder does not exist\n"
+    assert result.stdout == ""  # not loaded, not solved: no statistics, no answer
+
+
 def test_seed_is_deterministic(tmp_path: Path) -> None:
     path = str(write(tmp_path, "php.cnf", pigeonhole_text(5)))
 

@@ -142,6 +142,19 @@ def test_convert_refuses_to_overwrite_its_input(tmp_path):
     assert source.read_text() == "p cnf 1 1\n1 0\n"
 
 
+def test_convert_checks_its_output_before_reading(tmp_path, monkeypatch):
+    def unread(*_args, **_kwargs):
+        raise AssertionError("the input was read before the output was checked")
+
+    monkeypatch.setattr("formats.cli.read_formula", unread)
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 1 1\n1 0\n")
+    missing = tmp_path / "missing" / "out.txt"
+    result = run(convert, [source, "-o", missing])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {missing}: output folder does not exist\n"
+
+
 @pytest.mark.parametrize(
     "args",
     [["--to", "json"], ["--from", "xml"], ["--bogus"], []],

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from formats import FormatError
 from formats.streams import (
     atomic_output,
+    check_output,
     compression_of,
     decode_text,
     display_name,
@@ -238,6 +239,36 @@ def test_atomic_output_refuses_an_input_even_through_another_name(tmp_path):
 def test_atomic_output_missing_folder(tmp_path):
     with pytest.raises(FormatError, match="output folder does not exist"):
         write_text_atomic(tmp_path / "no" / "such" / "out.txt", "x")
+
+
+def test_check_output_refuses_now_what_atomic_output_would_refuse_later(tmp_path):
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 0 0\n")
+    refusals = {
+        tmp_path / "no" / "out.txt": "output folder does not exist",
+        tmp_path: "is a directory, not a file",
+        source: "refusing to overwrite the input file",
+    }
+    for target, message in refusals.items():
+        with pytest.raises(FormatError, match=message):
+            check_output(target, inputs=[source])
+        with pytest.raises(FormatError, match=message), atomic_output(target, inputs=[source]):
+            pass
+    check_output(tmp_path / "new.txt", inputs=[source])  # fine: nothing is created
+    check_output("-", inputs=["-"])
+    assert sorted(os.listdir(tmp_path)) == ["in.cnf"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")
+def test_check_output_refuses_a_read_only_folder(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        with pytest.raises(FormatError, match="output folder is not writable"):
+            check_output(locked / "out.txt")
+    finally:
+        locked.chmod(0o755)
 
 
 def test_atomic_output_dash_is_stdout(capsys):

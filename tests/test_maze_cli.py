@@ -577,3 +577,24 @@ def test_maze_solve_gives_our_cdcl_the_maze_options(name: str) -> None:
     assert engine.luby_unit == DPLL_OPTIONS["luby_unit"] != 1000
     assert solver.seed == 3 and solver.solve() is True
     solver.delete()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["encode", EXAMPLE],
+        ["solve", EXAMPLE],
+        ["show", EXAMPLE, "--solve"],
+        ["decode", EXAMPLE, "--maze", EXAMPLE],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path, monkeypatch, args):
+    def unread(*_args, **_kwargs):
+        raise AssertionError("the work began before the output was checked")
+
+    monkeypatch.setattr("maze.cli._read", unread)
+    monkeypatch.setattr("maze.cli.read_text", unread)
+    missing = tmp_path / "missing" / "out.svg"
+    result = run(*args, "-o", missing)
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {missing}: output folder does not exist\n"
