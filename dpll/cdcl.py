@@ -123,7 +123,7 @@ class CDCLEngine:
         target_phase: bool = True,
         walk: bool = True,
         walk_min_conflicts: int = 1000,
-        walk_effort: float = 0.1,
+        walk_effort: float = 0.3,
         walk_patience: int = 10,
         occurrence_start: bool = True,
     ) -> None:
@@ -1091,7 +1091,10 @@ class CDCLEngine:
         the target and saved phases (see `dpll.walk`).
 
         The flip budget is ``walk_effort`` times the propagations since the last walk
-        (one flip costs about one propagation). After ``walk_patience`` walks in a row
+        (a flip costs about two thirds of a propagated literal's share of the search).
+        Over seeds 0-7, 0.3 instead of 0.1 takes uf250 from 6.2 to 3.5 s and uf150 from
+        0.59 to 0.49 s, and costs short unsatisfiable runs about 10% (uuf150 1.97 to
+        2.16 s); 1.0 gives uf250 2.1 s but uuf150 2.9 s. After ``walk_patience`` walks in a row
         that do not get closer to a model than the best so far, walking stops: on
         unsatisfiable formulas it plateaus at once. The first walks are short, so a
         satisfiable formula may take several before one beats the best: giving up after
