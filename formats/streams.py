@@ -308,11 +308,28 @@ def check_output(
             raise FormatError(target, None, "refusing to overwrite the input file")
     if os.path.isdir(target):
         raise FormatError(target, None, "is a directory, not a file")
-    folder = os.path.dirname(os.path.abspath(target))
+    if written_in_place(target):
+        return  # no temporary file, so no folder to check
+    folder = os.path.dirname(os.path.realpath(target))
     if not os.path.isdir(folder):
         raise FormatError(target, None, "output folder does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FormatError(target, None, "output folder is not writable")
+
+
+def written_in_place(path: str | os.PathLike[str]) -> bool:
+    """Whether `atomic_output` writes ``path`` in place instead of renaming a finished
+    temporary file over it: a device or a pipe (``/dev/null``, a named pipe) and any
+    path under ``/dev`` or ``/proc`` (``/dev/stdout``, a shell's ``>(…)`` as
+    ``/dev/fd/63``). Renaming over those would replace the device or the link itself."""
+    absolute = os.path.abspath(path)
+    if absolute.startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        mode = os.stat(absolute).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 @contextlib.contextmanager
@@ -328,10 +345,11 @@ def atomic_output(
     Writes go to a temporary file in the target's folder, which is renamed over
     the target only when the ``with`` block finishes without an exception; on
     any error the temporary file is removed and the target is untouched. ``-``
-    writes to standard output. Refuses (FormatError) to overwrite one of
-    ``inputs``, including a ``-`` input whose standard input is redirected
-    from the target (same device and inode). ``newline=""`` writes text
-    exactly as given (no CRLF translation).
+    writes to standard output; devices, pipes and ``/dev`` paths are written in
+    place (see `written_in_place`); a symbolic link stays a link to the replaced
+    file. Refuses (FormatError) to overwrite one of ``inputs``, including a ``-``
+    input whose standard input is redirected from the target (same device and
+    inode). ``newline=""`` writes text exactly as given (no CRLF translation).
     """
     target = os.fspath(path)
     if target == STDIO:
@@ -340,7 +358,13 @@ def atomic_output(
         stream.flush()
         return
     check_output(target, inputs=inputs)
-    folder = os.path.dirname(os.path.abspath(target))
+    if written_in_place(target):
+        text = {} if binary else {"encoding": "utf-8", "newline": newline}
+        with open(target, "wb" if binary else "w", **text) as special:  # type: ignore[call-overload]
+            yield special
+        return
+    target = os.path.realpath(target)  # through a symbolic link: its file is replaced
+    folder = os.path.dirname(target)
     fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
     try:
         mask = os.umask(0)

@@ -26,7 +26,13 @@ from formats.detect import read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.results import parse_result
-from formats.streams import atomic_output, check_output, display_name, read_text
+from formats.streams import (
+    atomic_output,
+    check_output,
+    display_name,
+    read_text,
+    written_in_place,
+)
 from maze.cnf import ENCODINGS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
@@ -65,9 +71,12 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
 
 def _free_disk(output: str) -> int | None:
     """Free bytes where ``output`` goes: its folder's file system, or for ``-`` the file
-    system of the file stdout is redirected to; None for a pipe, a terminal or unknown."""
+    system of the file stdout is redirected to; None for a pipe, a device, a terminal or
+    unknown."""
     if output != "-":
-        folder = os.path.dirname(os.path.abspath(output))
+        if written_in_place(output):  # /dev/null, >(gzip > f): no folder of its own
+            return None
+        folder = os.path.dirname(os.path.realpath(output))
         return shutil.disk_usage(folder).free if os.path.isdir(folder) else None
     try:
         fd = sys.stdout.fileno()

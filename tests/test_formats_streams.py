@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
 import lzma
@@ -10,6 +11,7 @@ import os
 import random
 import stat
 import sys
+import threading
 import zlib
 
 import pytest
@@ -28,6 +30,7 @@ from formats.streams import (
     read_text,
     same_file,
     write_text_atomic,
+    written_in_place,
 )
 
 COMPRESSORS = {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
@@ -269,6 +272,47 @@ def test_check_output_refuses_a_read_only_folder(tmp_path):
             check_output(locked / "out.txt")
     finally:
         locked.chmod(0o755)
+
+
+def test_atomic_output_through_a_symbolic_link_replaces_its_file_and_keeps_the_link(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_text_atomic(link, "new\n")
+    assert link.is_symlink() and real.read_text() == "new\n"
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(tmp_path / "later.txt")
+    write_text_atomic(dangling, "made\n")
+    assert dangling.is_symlink() and (tmp_path / "later.txt").read_text() == "made\n"
+    assert sorted(os.listdir(tmp_path)) == ["dangling.txt", "later.txt", "link.txt", "real.txt"]
+
+
+def test_devices_and_pipes_are_written_in_place(tmp_path):
+    # renaming a temporary file over /dev/null or /dev/stdout would replace the device or
+    # the link (as root), and a pipe's reader would never see the text
+    for path in ("/dev/null", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        assert written_in_place(path)
+    assert not written_in_place(tmp_path / "new.txt")
+    (tmp_path / "file.txt").write_text("x")
+    assert not written_in_place(tmp_path / "file.txt")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert written_in_place(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    try:
+        check_output(fifo)
+        write_text_atomic(fifo, "through the pipe\n")
+    finally:
+        if reader.is_alive() and not received:  # the write failed: give the reader its EOF
+            with contextlib.suppress(OSError):  # (or the reader has just finished)
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+    assert received == ["through the pipe\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["fifo", "file.txt"]
 
 
 def test_atomic_output_dash_is_stdout(capsys):
