@@ -272,7 +272,6 @@ class CDCLEngine:
         store = self.clauses.append
         attach = self._attach
         bins = self.bins
-        watches = self.watches
         nvars = self.nvars
         for lits in clauses:
             if not self.ok:
@@ -319,11 +318,7 @@ class CDCLEngine:
                 ):
                     kept = [a, b, c]
                     store(kept)
-                    for q in kept:
-                        if watches[q] is None:
-                            watches[q] = []
-                    watches[a].append((b, kept))
-                    watches[b].append((a, kept))
+                    attach(kept)
                     continue
             codes = [l + l if l > 0 else 1 - l - l for l in lits]
             if not codes:
@@ -336,7 +331,6 @@ class CDCLEngine:
                 nvars = self.nvars
                 val = self.val
                 bins = self.bins
-                watches = self.watches
             kept = []
             prev = -1
             for c in codes:
