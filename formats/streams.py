@@ -300,21 +300,26 @@ def check_output(
     (including stdin redirected from the target), a directory, a missing or read-only
     folder. ``-`` (standard output) is always fine.
     """
-    target = os.fspath(path)
+    _checked_target(os.fspath(path), inputs)
+
+
+def _checked_target(target: str, inputs: Sequence[str | os.PathLike[str]]) -> bool:
+    """`check_output`'s checks; True when the target is `written_in_place`."""
     if target == STDIO:
-        return
+        return False
     for source in inputs:
         if same_file(target, source) or (os.fspath(source) == STDIO and _is_stdin(target)):
             raise FormatError(target, None, "refusing to overwrite the input file")
     if os.path.isdir(target):
         raise FormatError(target, None, "is a directory, not a file")
     if written_in_place(target):
-        return  # no temporary file, so no folder to check
+        return True  # no temporary file, so no folder to check
     folder = os.path.dirname(os.path.realpath(target))
     if not os.path.isdir(folder):
         raise FormatError(target, None, "output folder does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FormatError(target, None, "output folder is not writable")
+    return False
 
 
 def written_in_place(path: str | os.PathLike[str]) -> bool:
@@ -357,8 +362,7 @@ def atomic_output(
         yield stream
         stream.flush()
         return
-    check_output(target, inputs=inputs)
-    if written_in_place(target):
+    if _checked_target(target, inputs):
         text = {} if binary else {"encoding": "utf-8", "newline": newline}
         with open(target, "wb" if binary else "w", **text) as special:  # type: ignore[call-overload]
             yield special
