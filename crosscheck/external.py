@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -159,30 +160,47 @@ def run_program(
         if style == "result-file":
             argv.append(result_path)
         started = time.perf_counter()
-        try:
-            process = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL if style == "result-file" else subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        except OSError as exc:
-            return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
-        if killer is not None:
-            with killer.lock:
-                killer.process = process
-                if killer.interrupted:
-                    kill_tree(process)
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            kill_tree(process)
-            _reap(process)
-            return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
-        finally:
+        # output goes to files, not pipes: the run ends when the program exits, even if
+        # a child it left behind still holds its output; its own session (process
+        # group) lets every process it started be killed with it
+        with (
+            open(os.path.join(folder, "stdout"), "w+b") as out_file,
+            open(os.path.join(folder, "stderr"), "w+b") as err_file,
+        ):
+            try:
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL if style == "result-file" else out_file,
+                    stderr=err_file,
+                    start_new_session=True,
+                )
+            except OSError as exc:
+                return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
             if killer is not None:
                 with killer.lock:
-                    killer.process = None
+                    killer.process = process
+                    if killer.interrupted:
+                        kill_tree(process)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                kill_tree(process)
+                process.wait()
+                return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
+            except BaseException:  # Ctrl-C or SIGTERM: the program must not run on
+                kill_tree(process)
+                process.wait()
+                raise
+            finally:
+                if killer is not None:
+                    with killer.lock:
+                        killer.process = None
+                _kill_group(process)  # whatever it started and left running
+            out_file.seek(0)
+            out = out_file.read()
+            err_file.seek(0)
+            err = err_file.read()
         seconds = time.perf_counter() - started
         if killer is not None and killer.interrupted:
             return ExternalAnswer("timeout", seconds=seconds, error="interrupted")
@@ -204,14 +222,14 @@ def run_program(
             result = reader(text, program)
         except FormatError as exc:
             return _crash(program, code, f"unreadable output ({exc}) {errors}", seconds)
-        said_unknown = "UNKNOWN" in text or "INDET" in text
+        said_unknown = _says_unknown(text)
         competition = style == "competition"
         if competition and code < 0:
             return _crash(program, code, text + errors, seconds)
         allowed = (_COMPETITION_EXIT_CODES if competition else _EXIT_CODES).get(result.status)
         if allowed is not None and code not in allowed:
             return _crash(program, code, f"answered {result.status} {errors}", seconds)
-        if allowed is None and (code in (10, 20) or not said_unknown):
+        if allowed is None and (code != 0 or not said_unknown):
             if competition:
                 printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
@@ -222,18 +240,48 @@ def run_program(
         return ExternalAnswer(result.status, result.model, seconds, None, code)
 
 
+def _says_unknown(text: str) -> bool:
+    """Whether a program's output says it does not know: an ``s UNKNOWN`` line, CaDiCaL's
+    ``c UNKNOWN`` when a limit stops it, or MiniSat's ``INDET`` result."""
+    for line in text.splitlines():
+        if line.split() in (["s", "UNKNOWN"], ["c", "UNKNOWN"], ["INDET"]):
+            return True
+    return False
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill what is left of the process group ``process`` leads (it was started in a
+    session of its own): children a program left running when it exited."""
+    with contextlib.suppress(OSError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
 def kill_tree(process: subprocess.Popen[bytes]) -> None:
     """Kill a program and every process it started, and wait until they are dead.
 
     A wrapper script that runs the real solver without ``exec`` is the common case:
     killing the script alone leaves the solver running (and holding the output).
     """
-    try:
-        family = psutil.Process(process.pid).children(recursive=True)
-    except psutil.Error:  # already gone (or not ours to inspect)
-        family = []
+    kill_descendants(process.pid)  # first, while the tree still hangs together
     with contextlib.suppress(OSError):
         process.kill()
+
+
+def kill_descendants(pid: int) -> None:
+    """Kill the process group that ``pid`` leads (when it leads one) and every process
+    descended from ``pid``, with the groups they lead; wait until they are dead.
+
+    The programs `run_program` starts lead groups of their own (so that what they leave
+    behind can be killed); a crosscheck worker that is killed takes them with it here.
+    """
+    try:
+        family = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:  # already gone (or not ours to inspect)
+        family = []
+    for leader in (pid, *(member.pid for member in family)):
+        with contextlib.suppress(OSError):
+            if os.getpgid(leader) == leader:
+                os.killpg(leader, signal.SIGKILL)
     for member in family:
         with contextlib.suppress(psutil.Error):
             member.kill()
@@ -247,17 +295,6 @@ def kill_tree(process: subprocess.Popen[bytes]) -> None:
             except psutil.Error:
                 break
             time.sleep(0.001)
-
-
-def _reap(process: subprocess.Popen[bytes]) -> None:
-    """Wait for a killed process; do not wait for children it left holding its output."""
-    try:
-        process.communicate(timeout=1)
-    except subprocess.TimeoutExpired:
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
-        process.wait()
 
 
 def _crash(program: str, code: int | None, output: str, seconds: float) -> ExternalAnswer:

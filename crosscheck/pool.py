@@ -3,8 +3,8 @@ costs that task only.
 
 ``concurrent.futures`` gives up on the whole pool when one worker dies and
 ``multiprocessing.Pool`` hangs; batch cross-checking needs the opposite. Each
-worker runs in its own process group, so killing it also kills the solver
-processes it started. Tasks are indices: the workers are forks of the caller
+worker runs in its own process group, and killing it also kills the solver
+processes it started (each in a group of its own) with everything they started. Tasks are indices: the workers are forks of the caller
 and already hold whatever the indices refer to; only results are pickled.
 Where ``fork`` does not exist (Windows) the tasks run one after the other in
 the caller's process, without that protection.
@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
+
+from crosscheck.external import kill_descendants
 
 R = TypeVar("R")
 
@@ -59,8 +61,10 @@ class _Worker:
 
 
 def _kill(worker: _Worker) -> None:
-    """Kill a worker and every process of its group (the solvers it started)."""
+    """Kill a worker, every process of its group, and the solvers it started (which
+    lead groups of their own: see `crosscheck.external.run_program`)."""
     pid = worker.process.pid
+    kill_descendants(pid)
     with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(Exception):

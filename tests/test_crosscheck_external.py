@@ -86,7 +86,7 @@ def test_other_program_is_run_as_program_file(tmp_path, cnf):
         ('echo "s UNSATISFIABLE"; exit 20', "UNSAT"),
         ('echo "s UNSATISFIABLE"', "UNSAT"),
         ('echo "s UNKNOWN"', "UNKNOWN"),
-        ('echo "s UNKNOWN"; exit 1', "UNKNOWN"),
+        ('echo "c why"; echo "s UNKNOWN"; exit 0', "UNKNOWN"),
     ],
 )
 def test_other_program_answers(tmp_path, cnf, body, status):
@@ -102,6 +102,11 @@ def test_other_program_answers(tmp_path, cnf, body, status):
         ('echo "s UNSATISFIABLE"; exit 10', "answered UNSAT"),
         ('echo "s SATISFIABLE"; echo "v 1 0"; exit 1', "exited with code 1"),
         ('echo "s UNKNOWN"; exit 10', "answered UNKNOWN"),
+        # unknown is an answer only with exit 0, and only when an s (or CaDiCaL's c) line
+        # says so, not when the word turns up in a message
+        ('echo "s UNKNOWN"; exit 1', "exited with code 1"),
+        ('echo "c internal error: UNKNOWN clause kind"; exit 3', "exited with code 3"),
+        ('echo "c internal error: UNKNOWN clause kind"; exit 0', "printed no 's' line"),
         ('echo "SATISFIABLE"; exit 10', "expected a 'c', 's' or 'v' line"),
         ('echo "s SATISFIABLE"; kill -SEGV $$', "signal 11"),
     ],
@@ -156,6 +161,25 @@ def test_stopping_crosscheck_kills_the_programs_it_started(tmp_path, cnf, runnin
     _, err = process.communicate(timeout=120)
     assert "Traceback" not in err
     assert_killed(tmp_path, running)
+
+
+def test_a_child_left_holding_the_output_neither_delays_the_answer_nor_runs_on(
+    tmp_path, cnf, running
+):
+    # the program answers and exits at once, leaving a background child that holds its
+    # stdout: the answer counts (no waiting for the child until the deadline), and the
+    # child is killed with the program's process group
+    pids = tmp_path / "pids"
+    body = f'sleep 30 & echo $! >> {pids}\necho "s SATISFIABLE"; echo "v 1 2 0"; exit 10'
+    program = fake(tmp_path, "mysolver", body)
+    answer = run_program(program, cnf, 20)
+    assert (answer.status, answer.model) == ("SAT", [1, 2])  # not a timeout at 20 s
+    child = int(pids.read_text().split()[0])
+    for _ in range(500):
+        if not running(child):
+            break
+        time.sleep(0.01)
+    assert not running(child)
 
 
 def assert_answers_sat_and_unsat(program, tmp_path) -> None:
