@@ -4,8 +4,9 @@ costs that task only.
 ``concurrent.futures`` gives up on the whole pool when one worker dies and
 ``multiprocessing.Pool`` hangs; batch cross-checking needs the opposite. Each
 worker runs in its own process group, and killing it also kills the solver
-processes it started (each in a group of its own) with everything they started. Tasks are indices: the workers are forks of the caller
-and already hold whatever the indices refer to; only results are pickled.
+processes it started (each in a group of its own) with everything they started.
+Tasks are indices: the workers are forks of the caller and already hold
+whatever the indices refer to; only results are pickled.
 Where ``fork`` does not exist (Windows) the tasks run one after the other in
 the caller's process, without that protection.
 """
