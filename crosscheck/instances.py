@@ -24,9 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from formats.assignment import parse_dp_input
+from formats.detect import detect_format, named_dimacs
 from formats.dimacs import parse_dimacs
 from formats.errors import FormatError
-from formats.streams import decode_text, display_name, read_bytes
+from formats.streams import decode_text, display_name, read_bytes, same_file
 from maze.cnf import ENCODINGS, encode
 from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
@@ -162,6 +163,9 @@ def _named_key(names: dict[int, str], file: str) -> Key | None:
 
 
 def _maze_candidates(path: str | None, comments: list[str], explicit: str | None) -> list[str]:
+    """The maze files to try for a maze CNF at ``path``: ``explicit`` (``--maze``; ``-`` is
+    stdin), then those its ``c maze FILE:`` comments name, then ``<stem>.txt`` beside it.
+    The CNF's own file is never among them (a DP input may be named ``.txt`` too)."""
     candidates: list[str] = []
     if explicit:
         candidates.append(explicit)
@@ -176,25 +180,34 @@ def _maze_candidates(path: str | None, comments: list[str], explicit: str | None
     stem = _strip_compression(os.path.basename(path))
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
     candidates.append(os.path.join(folder, stem + ".txt"))
-    return candidates
+    return [c for c in candidates if c == explicit or not same_file(c, path)]
 
 
-def _find_maze(key: Key, candidates: list[str], notes: list[str]) -> Maze | None:
+def _find_maze(
+    key: Key, candidates: list[str], notes: list[str], maze_data: bytes | None = None
+) -> Maze | None:
     """The first candidate maze file that reads and has exactly the key's nodes (and its
-    treasures, when the key names Has atoms)."""
+    treasures, when the key names Has atoms). A candidate ``-`` is ``maze_data`` (stdin's
+    bytes, read once by the caller)."""
     for candidate in candidates:
-        if not os.path.isfile(candidate):
+        from_stdin = candidate == "-" and maze_data is not None
+        if not from_stdin and not os.path.isfile(candidate):
             continue
         try:
-            maze = read_maze(candidate)
+            if from_stdin:
+                assert maze_data is not None
+                shown = display_name(candidate)
+                maze = parse_maze(decode_text(maze_data, shown), shown)
+            else:
+                maze = read_maze(candidate)
         except (FormatError, OSError) as exc:
-            notes.append(f"maze file {candidate} not used: {exc}")
+            notes.append(f"maze file {display_name(candidate)} not used: {exc}")
             continue
         why = _mismatch("node", key.nodes, maze.nodes)
         if key.has:
             why = why or _mismatch("treasure", key.treasures, maze.treasures)
         if why:
-            notes.append(f"maze file {candidate} not used: {why}")
+            notes.append(f"maze file {display_name(candidate)} not used: {why}")
             continue
         return maze.with_steps(key.steps)
     return None
@@ -218,12 +231,15 @@ def load_instance(
     maze_path: str | None = None,
     strict: bool = False,
     data: bytes | None = None,
+    maze_data: bytes | None = None,
 ) -> Instance:
     """Read one instance file (see the module docstring). Raises FormatError for bad input.
 
     ``encoding`` applies to maze files; ``maze_path`` names the maze of a
-    maze CNF; ``strict`` makes the DIMACS reader strict; ``data``, when
-    given, is the file's content already read (e.g. stdin for ``-``).
+    maze CNF (``-`` with ``maze_data``: the maze's bytes, read from stdin);
+    ``strict`` makes the DIMACS reader strict; ``data``, when given, is the
+    file's content already read (e.g. stdin for ``-``). A file named ``.cnf``
+    or ``.dimacs`` (also compressed) is DIMACS whatever its first line.
     """
     if data is None:
         data = read_bytes(path)
@@ -231,12 +247,10 @@ def load_instance(
     absolute = None if path == "-" else os.path.abspath(path)
     family = os.path.basename(os.path.dirname(absolute)) if absolute else ""
     head = data[:65536].decode("utf-8", "replace")
-    if looks_like_maze(head):
+    if not named_dimacs(path) and looks_like_maze(head):
         maze = parse_maze(decode_text(data, name), name, strict=strict)
         return maze_instance(maze, name, encoding=encoding, family=family, path=absolute)
-    tokens = _first_tokens(head)
-    dimacs = not tokens or tokens[0][0] in "cp%" or tokens[-1] == "0"
-    if dimacs:
+    if detect_format(head, path) == "dimacs":
         formula = parse_dimacs(data, name, strict=strict)
         key = _named_key(formula.names, name)
     else:
@@ -251,7 +265,7 @@ def load_instance(
         instance.kind = "maze-cnf"
         instance.key = key
         candidates = _maze_candidates(absolute, formula.comments, maze_path)
-        instance.maze = _find_maze(key, candidates, instance.notes)
+        instance.maze = _find_maze(key, candidates, instance.notes, maze_data)
         if instance.maze is None:
             instance.notes.append("the maze of this CNF is unknown: paths decoded, not validated")
     return instance

@@ -10,16 +10,35 @@ from formats.formula import Formula
 from formats.streams import decode_text, display_name, read_bytes
 
 FORMATS = ("dimacs", "assignment")
+DIMACS_SUFFIXES = (".cnf", ".dimacs")
+"""A file named so is DIMACS whatever its first line (also with ``.gz``, ``.bz2``, ``.xz``)."""
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
 
 
-def detect_format(data: bytes | str) -> str:
-    """``"dimacs"`` or ``"assignment"``, judged from the first non-blank line.
+def named_dimacs(path: str | os.PathLike[str] | None) -> bool:
+    """Whether ``path``'s name says DIMACS (``x.cnf``, ``x.dimacs``, ``x.cnf.gz``, …)."""
+    if path is None:
+        return False
+    name = os.fspath(path).lower()
+    for suffix in _COMPRESSED_SUFFIXES:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return name.endswith(DIMACS_SUFFIXES)
 
-    A ``c``/``p``/``%`` line means DIMACS; so does a clause line ending in ``0``.
-    A first line that is just ``0`` (no clauses, then back matter) or a clause
-    line without a terminating ``0`` means the assignment's DP input format.
+
+def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None) -> str:
+    """``"dimacs"`` or ``"assignment"``: by ``path``'s suffix, else by the first non-blank line.
+
+    A ``.cnf`` or ``.dimacs`` file is DIMACS: without a header, its first clause line
+    need not end in ``0`` (a clause may span lines), which would otherwise look like
+    the DP format. Else a ``c``/``p``/``%`` line means DIMACS; so does a clause line
+    ending in ``0``. A first line that is just ``0`` (no clauses, then back matter) or
+    a clause line without a terminating ``0`` means the assignment's DP input format.
     An empty input counts as DIMACS (whose reader then reports it).
     """
+    if named_dimacs(path):
+        return "dimacs"
     text = data if isinstance(data, str) else data[:65536].decode("utf-8", "replace")
     for line in text.lstrip("\ufeff").splitlines():
         tokens = line.split()
@@ -43,7 +62,7 @@ def read_formula(
     """
     data = read_bytes(path)
     name = display_name(path)
-    kind = fmt or detect_format(data)
+    kind = fmt or detect_format(data, path)
     if kind not in FORMATS:
         raise ValueError(f"unknown format {kind!r}; expected one of {FORMATS}")
     if kind == "dimacs":

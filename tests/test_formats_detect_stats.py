@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import lzma
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 
 from formats import FormatError, Formula
 from formats.assignment import dp_input_text
-from formats.detect import detect_format, read_formula
+from formats.detect import detect_format, named_dimacs, read_formula
 from formats.dimacs import dimacs_text
 from formats.statistics import formula_stats
 
@@ -61,16 +63,32 @@ def test_read_formula_detects_or_obeys(tmp_path):
     cnf.write_bytes(gzip.compress(b"p cnf 2 1\n1 -2 0\n"))
     formula, kind = read_formula(cnf)
     assert (kind, formula.clauses) == ("dimacs", [[1, -2]])
-    # a headerless DIMACS file read as DIMACS on request
-    bare = tmp_path / "bare.cnf"
+    # a headerless file: DIMACS when named .cnf, else judged by its first line (or on request)
+    bare = tmp_path / "bare.txt"
     bare.write_text("1 -2\n0\n")
-    assert read_formula(bare)[0].clauses == [[1, -2]]  # detected as DP input
+    assert read_formula(bare)[1] == "assignment"
     formula, kind = read_formula(bare, fmt="dimacs")
     assert (kind, formula.clauses) == ("dimacs", [[1, -2]])
     with pytest.raises(FormatError, match="no 'p cnf"):
         read_formula(bare, fmt="dimacs", strict=True)
     with pytest.raises(ValueError, match="unknown format"):
         read_formula(bare, fmt="json")
+
+
+@pytest.mark.parametrize(
+    "name", ["x.cnf", "X.CNF", "x.dimacs", "x.cnf.gz", "x.cnf.xz", "x.dimacs.bz2"]
+)
+def test_a_file_named_cnf_is_dimacs_whatever_its_first_line(tmp_path, name):
+    # clauses wrapped over lines, no header: the first line has no final 0, which by
+    # itself looks like the DP format (where `0` would end the clause list)
+    text = b"1 2\n0\n-1\n0\n-2\n0\n"
+    path = tmp_path / name
+    compress = {".gz": gzip.compress, ".xz": lzma.compress, ".bz2": bz2.compress}
+    path.write_bytes(compress.get(path.suffix, bytes)(text))
+    formula, kind = read_formula(path)
+    assert (kind, formula.clauses) == ("dimacs", [[1, 2], [-1], [-2]])
+    assert named_dimacs(path) and not named_dimacs(tmp_path / "x.txt")
+    assert detect_format(text, "x.txt") == "assignment"
 
 
 # -- statistics ---------------------------------------------------------------------------
