@@ -14,7 +14,7 @@ import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
-from formats.cli import available_memory, fail_if_short, print_warnings, report_errors
+from formats.cli import Seconds, available_memory, fail_if_short, print_warnings, report_errors
 from formats.dimacs import read_dimacs
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
@@ -138,7 +138,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     metavar="S",
     default=None,
     help="Give up after S seconds (reading included): 's UNKNOWN', exit 0.",

@@ -22,6 +22,34 @@ from formats.streams import check_output, display_name
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+MAX_SECONDS = 1_000_000.0
+"""The longest time limit a command accepts (11.6 days): beyond about 25 days the
+operating system's timers (``poll``, ``select``) overflow."""
+
+
+class Seconds(click.ParamType):
+    """A time limit in seconds: a finite number above 0 and at most `MAX_SECONDS`."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        """The number, or a usage error (exit 2) naming what is wrong."""
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not 0.0 < seconds <= MAX_SECONDS:  # also refuses nan
+            self.fail(
+                f"{value!r} is not a time limit: give seconds above 0 and at most "
+                f"{MAX_SECONDS:,.0f}",
+                param,
+                ctx,
+            )
+        return seconds
+
+
 def fail(message: str, code: int = 1) -> None:
     """Print one ``error: …`` line on stderr and exit with ``code``."""
     click.echo(f"error: {message}", err=True)

@@ -122,7 +122,9 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run([path, "--heuristic", "jw"]).exit_code == 2  # not a cdcl heuristic
     assert run([path, "--binary-proof"]).exit_code == 2
     assert run([path, "--proof", "-"]).exit_code == 2
-    assert run([path, "--timeout", "0"]).exit_code == 2
+    for seconds in ("0", "-1", "nan", "inf", "1e7", "soon"):  # not a usable time limit
+        result = run([path, "--timeout", seconds])
+        assert result.exit_code == 2 and "--timeout" in result.output, seconds
     assert run([path, "--conflicts", "-3"]).exit_code == 2
     assert run([path, "--mode", "quantum"]).exit_code == 2
 
