@@ -35,7 +35,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +63,10 @@ _COMPETITION_EXIT_CODES = {"SAT": (0, 10), "UNSAT": (0, 20)}
 """... and those any other (``competition``-style) program may give."""
 
 _TAIL = 400  # characters of a crashed program's output kept for the message
+
+
+class ProgramFailed(RuntimeError):
+    """An external program crashed or broke the output conventions (`ExternalSolver`)."""
 
 
 @dataclass
@@ -168,15 +172,20 @@ def run_program(
             open(os.path.join(folder, "stderr"), "w+b") as err_file,
         ):
             try:
-                process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL if style == "result-file" else out_file,
-                    stderr=err_file,
-                    start_new_session=True,
-                )
+                with _signals_held() as caught:
+                    process = subprocess.Popen(
+                        argv,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL if style == "result-file" else out_file,
+                        stderr=err_file,
+                        start_new_session=True,
+                    )
             except OSError as exc:
                 return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
+            if caught:  # stopped while starting it: it must not run on unknown to us
+                kill_tree(process)
+                process.wait()
+                signal.raise_signal(caught[0])  # now what that signal does (Ctrl-C: raise)
             if killer is not None:
                 with killer.lock:
                     killer.process = process
@@ -233,11 +242,37 @@ def run_program(
             if competition:
                 printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
-                detail = f"{what}: {text} {errors}"
+                detail = " ".join(part for part in (f"{what}:", text, errors) if part.strip())
+                detail = detail.rstrip(":")
             else:
                 detail = (text if style == "stdout" else "") + errors
             return _crash(program, code, detail, seconds)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """Note SIGINT and SIGTERM instead of acting on them while the block runs.
+
+    A KeyboardInterrupt raised inside ``Popen`` (after the program started, before
+    ``Popen`` returned it) would leave the program running with no handle to kill it.
+    The caller kills what it started and raises the noted signals again. Outside the
+    main thread (where handlers cannot be set) the block runs as it is.
+    """
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(number)
+        if handler is not None:  # None: set outside Python, could not be put back
+            previous[number] = signal.signal(number, lambda signum, _: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _says_unknown(text: str) -> bool:
@@ -327,7 +362,7 @@ class ExternalSolver:
     Every solve call exports the clauses (plus the assumptions as unit
     clauses) to a temporary DIMACS file and runs the program on it.
     ``solve_limited`` honours `time_budget` and `interrupt` by killing the
-    process; ``solve`` waits as long as it takes. A crash raises RuntimeError.
+    process; ``solve`` waits as long as it takes. A crash raises `ProgramFailed`.
     After UNSAT under assumptions, the core is all the assumptions (a
     program gives no smaller one).
     """
@@ -391,7 +426,7 @@ class ExternalSolver:
         """Run the program to the end: True (SAT) or False (UNSAT)."""
         answer = self._run(list(assumptions), None, _Killer())
         if answer is None:
-            raise RuntimeError(f"{self.program} gave no answer")
+            raise ProgramFailed(f"{self.program} gave no answer")
         return answer
 
     def solve_limited(
@@ -408,7 +443,7 @@ class ExternalSolver:
         self._calls += 1
         self._seconds += answer.seconds
         if answer.status == "crash":
-            raise RuntimeError(answer.error or f"{self.program} crashed")
+            raise ProgramFailed(answer.error or f"{self.program} crashed")
         self._model = self._core = None
         self._status = {"SAT": True, "UNSAT": False}.get(answer.status)
         if self._status is True:
