@@ -132,7 +132,14 @@ def fail_if_short(
     if have is None or need <= have:
         return
     of = f" of {resource}" if resource else ""
-    fail(f"{lead} need at least {need / 1e9:,.1f} GB{of}; {have / 1e9:,.1f} GB are available{hint}")
+    available = _gigabytes(have)
+    fail(f"{lead} need at least {_gigabytes(need)} GB{of}; {available} GB are available{hint}")
+
+
+def _gigabytes(size: int) -> str:
+    """``size`` bytes in GB: one decimal, or whole GB from 1,000 GB on (exact for any int,
+    where a float would print 570,000,000,000,000,064.0)."""
+    return f"{size / 1e9:,.1f}" if size < 10**12 else f"{size // 10**9:,}"
 
 
 def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> None:

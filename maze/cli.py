@@ -39,10 +39,17 @@ from maze.generator import generate_maze
 from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import read_maze
-from maze.pipeline import DPLL_OPTIONS, Attempt, MazeSolveError, solve_maze
+from maze.pipeline import (
+    CONFIRM_STATES,
+    DPLL_OPTIONS,
+    Attempt,
+    MazeAnswer,
+    MazeSolveError,
+    solve_maze,
+)
 from maze.render import FORMATS, RenderError, render
 from maze.search import find_walk
-from maze.validator import path_problems
+from maze.validator import walk_problems
 from maze.writer import maze_text
 
 EXIT_SOLVED = 10
@@ -58,7 +65,7 @@ CLAUSE_BYTES_ON_DISK = 4
 
 
 def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: int | None,
-             what: str) -> None:
+             what: str, encoding: str) -> None:
     """Fail (one error line) when ``need`` bytes surely exceed the ``have`` available.
 
     The clause count of an encoding is known before a clause is built, so a K far too
@@ -66,7 +73,8 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
     """
     where = display_name(maze_file) + ("" if steps_given else ":3")
     lead = f"{where}: K gives {clauses:,} clauses, which"
-    fail_if_short(lead, need, have, what, " (lower K, or use --encoding compact)")
+    hint = " (lower K)" if encoding == "compact" else " (lower K, or use --encoding compact)"
+    fail_if_short(lead, need, have, what, hint)
 
 
 def _free_disk(output: str) -> int | None:
@@ -105,6 +113,15 @@ def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maz
     maze = read_maze(path, strict=strict)
     print_warnings(maze.warnings, quiet)
     return maze if steps is None else maze.with_steps(steps)
+
+
+def _one_stdin(**inputs: str | None) -> None:
+    """A usage error when more than one input is ``-``: stdin can be read only once."""
+    dashes = [name for name, value in inputs.items() if value == "-"]
+    if len(dashes) > 1:
+        raise click.UsageError(
+            f"{' and '.join(dashes)} cannot both be '-': standard input can be read only once"
+        )
 
 
 def _progress(quiet: bool) -> bool:
@@ -152,7 +169,8 @@ def encode_command(
     free = _free_disk(output)
     if free is not None:
         size = cnf.clause_count
-        _too_big(maze_file, steps is not None, size, size * CLAUSE_BYTES_ON_DISK, free, "disk")
+        need = size * CLAUSE_BYTES_ON_DISK
+        _too_big(maze_file, steps is not None, size, need, free, "disk", encoding)
     try:
         cnf.write(output, to, inputs=(maze_file,))
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file
@@ -180,15 +198,27 @@ def _looks_like_result(text: str) -> bool:
 def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     """The CNF that was solved (DIMACS or a DP input, detected) and the key it carries.
 
-    The key comes from ``c var N NAME`` comments, or from a DP input's back
-    matter; errors in it name the CNF file and, for back matter, its line.
+    The key comes from ``c var N NAME`` comments, or from the back matter: a DP
+    input's, or the ``c back-matter "…"`` lines that carry it through DIMACS (what
+    ``satkit convert`` writes); errors in it name the CNF file and the line.
     """
     formula, kind = read_formula(path, strict=strict)
     name = display_name(path)
     key = key_from_names(formula.names, name) if formula.names else None
-    if (key is None or not key.at) and formula.back_matter and kind == "assignment":
-        key = parse_key(formula.back_matter, name, _back_matter_line(read_text(path)))
+    if (key is None or not key.at) and formula.back_matter:
+        text = read_text(path)
+        first = _back_matter_line(text) if kind == "assignment" else _carried_key_line(text)
+        key = parse_key(formula.back_matter, name, first)
     return formula, key if key is not None and key.at else None
+
+
+def _carried_key_line(text: str) -> int:
+    """The line of a DIMACS file's first ``c back-matter`` comment (each carries one line
+    of the DP back matter, in order)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("c back-matter "):
+            return number
+    return 1
 
 
 def _back_matter_line(text: str) -> int:
@@ -236,6 +266,7 @@ def decode_command(
     result (SAT-competition 's'/'v' lines, or a MiniSat result file). The path
     is checked before it is printed; an invalid one is an error.
     """
+    _one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
     text = read_text(answer)
@@ -344,36 +375,66 @@ def solve_command(
 ) -> None:
     """Encode, solve, decode and validate: print the path for MAZE or NO SOLUTION.
 
-    Exit 10 when a path is found, 20 when there is none, 0 when interrupted.
+    Exit 10 when a path is found, 20 when there is none, 0 when the solver gives no
+    answer or the run is interrupted (nothing on stdout; with --json, the attempts).
+    An "unsatisfiable" is confirmed by the layered search where that takes at most
+    a million states (a note says when it does not).
     """
+    from crosscheck.external import ProgramFailed
+
     check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     size = encode(maze, encoding).clause_count
-    need = size * CLAUSE_BYTES_IN_MEMORY
-    _too_big(maze_file, steps is not None, size, need, available_memory(), "memory")
+    def fits(k: int) -> None:  # --shortest builds one K at a time: each is checked as reached
+        clauses = size if k == maze.steps else encode(maze.with_steps(k), encoding).clause_count
+        need = clauses * CLAUSE_BYTES_IN_MEMORY
+        _too_big(maze_file, steps is not None, clauses, need, available_memory(), "memory",
+                 encoding)  # fmt: skip
+
+    if not shortest:
+        fits(maze.steps)
     if encoding == "assignment" and size > BIG_ENCODING:
         compact = encode(maze, "compact").clause_count
         note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
         print_warnings([_note(maze.name, f"{note}{compact:,}")], quiet)
+    attempts: list[Attempt] = []
 
     def report(record: Attempt) -> None:
+        attempts.append(record)
         if shortest and not quiet and not as_json:
             click.echo(_attempt_line(record), err=True)
 
     started = time.perf_counter()
     try:
         answer = solve_maze(
-            maze, _factory(solver, seed), encoding=encoding, shortest=shortest, on_attempt=report
+            maze,
+            _factory(solver, seed),
+            encoding=encoding,
+            shortest=shortest,
+            on_attempt=report,
+            before_attempt=fits if shortest else None,
         )
     except KeyboardInterrupt:
         click.echo("interrupted: no answer", err=True)
-        sys.exit(EXIT_UNKNOWN)
+        answer = MazeAnswer(maze, encoding, None, attempts, unknown=True)
     except MazeSolveError as exc:
         fail(f"{solver}: {exc}")
         return
-    except ValueError as exc:  # a solver refusing its options, or giving up
+    except ProgramFailed as exc:  # an external program crashed or broke the conventions
         fail(f"{solver}: {exc}")
         return
+    except ValueError as exc:  # a solver refusing its options
+        fail(f"{solver}: {exc}")
+        return
+    if answer.unknown and attempts and attempts[-1].satisfiable is None:
+        click.echo(f"unknown: {solver} gave no answer for K={attempts[-1].steps}", err=True)
+    unconfirmed = [a.steps for a in answer.attempts if a.satisfiable is False and not a.confirmed]
+    if unconfirmed and not quiet:
+        click.echo(
+            f"note: {solver}'s 'no solution' for K={', '.join(map(str, unconfirmed))} is not "
+            f"confirmed: the layered search stopped after {CONFIRM_STATES:,} states",
+            err=True,
+        )
     if as_json:
         report_dict = answer.as_dict()
         report_dict["solver"] = solver
@@ -381,9 +442,12 @@ def solve_command(
         report_dict["total_seconds"] = round(time.perf_counter() - started, 6)
         text = json.dumps(report_dict, indent=2) + "\n"
     else:
-        text = answer.text() + "\n"
-    with atomic_output(output, inputs=(maze_file,)) as handle:
-        handle.write(text)
+        text = "" if answer.unknown else answer.text() + "\n"
+    if text:
+        with atomic_output(output, inputs=(maze_file,)) as handle:
+            handle.write(text)
+    if answer.unknown:
+        sys.exit(EXIT_UNKNOWN)
     sys.exit(EXIT_SOLVED if answer.path is not None else EXIT_NO_SOLUTION)
 
 
@@ -394,8 +458,8 @@ def solve_command(
 @click.option("--steps", "-k", type=click.IntRange(min=0), required=True, help="K.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
-    "--degree", type=click.FloatRange(min=0), default=3.0, show_default=True,
-    help="Average number of neighbours.",
+    "--degree", type=float, default=3.0, show_default=True,
+    help="Average number of neighbours (a finite number, 0 or more).",
 )  # fmt: skip
 @click.option(
     "--one-way", type=click.FloatRange(0, 1), default=0.0, show_default=True,
@@ -417,7 +481,11 @@ def generate_command(
     planted: bool,
     output: str,
 ) -> None:
-    """Write a random maze in the front-end format (same seed, same maze)."""
+    """Write a random maze in the front-end format (same seed, same maze).
+
+    Nodes are START, N1, N2, …: from 10,000 nodes on, names pass the course's limit of
+    five characters (a warning when such a maze is read; an error with --strict).
+    """
     try:
         maze = generate_maze(
             nodes, treasures, steps, seed, degree=degree, one_way=one_way, planted=planted
@@ -466,6 +534,7 @@ def show_command(
     """Draw MAZE as a graph (treasures labelled), with a path if one is given."""
     if path_file and solve_path:
         raise click.UsageError("--path and --solve both choose the path: give one")
+    _one_stdin(MAZE=maze_file, **{"--path": path_file})
     check_output(output, inputs=tuple(p for p in (maze_file, path_file) if p))
     maze = _read(maze_file, strict, quiet, steps)
     path = None
@@ -477,7 +546,7 @@ def show_command(
                 [_note(name, "the path file says NO SOLUTION: drawing the maze only")], quiet
             )
         else:
-            problems = path_problems(maze, path, len(path) - 1)
+            problems = walk_problems(maze, path)
             if problems:
                 message = "the path is not a valid walk in the maze: " + "; ".join(problems)
                 if strict:

@@ -29,7 +29,7 @@ from formats.formula import Formula
 from maze.key import Key, key_from_names, parse_key
 from maze.model import START, Maze
 from maze.search import find_walk
-from maze.validator import path_problems, trim_path
+from maze.validator import trim_path, walk_problems
 
 NO_SOLUTION = "NO SOLUTION"
 """What the back end prints when the clauses have no solution."""
@@ -153,7 +153,7 @@ def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str)
             raise FormatError(
                 file, None, f"the key names node {unknown[0]}, which maze {maze.name} does not have"
             )
-    problems = path_problems(maze, path, len(path) - 1)
+    problems = walk_problems(maze, path)
     if problems:
         raise FormatError(
             file,

@@ -68,8 +68,8 @@ def generate_maze(
         raise ValueError("treasures and steps must be non-negative")
     if treasures and nodes < 2:
         raise ValueError("treasures need a node other than START")
-    if degree < 0:
-        raise ValueError("degree must be non-negative")
+    if not 0 <= degree < float("inf"):  # also refuses nan
+        raise ValueError("degree must be a finite number of neighbours, 0 or more")
     if not 0.0 <= one_way <= 1.0:
         raise ValueError("one-way must be a probability between 0 and 1")
     if planted and treasures and steps < 1:

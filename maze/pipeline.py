@@ -28,6 +28,7 @@ from maze.decoder import NO_SOLUTION, check_model, path_from_valuation
 from maze.encoder import Atoms
 from maze.key import Key
 from maze.model import Maze
+from maze.search import SearchLimit, find_walk
 from maze.validator import path_problems
 
 SolverFactory = Callable[[list[list[int]]], Any]
@@ -44,13 +45,24 @@ good on random formulas): 1,000-node mazes, seeds 1-5, 8.1-8.4 s of solving in a
 9.7 s with occurrence counts."""
 
 
+CONFIRM_STATES = 1_000_000
+"""How many states the layered search may build to confirm an "unsatisfiable" (about
+5 s): past that, the answer stands unconfirmed and the attempt says so."""
+
+
 class MazeSolveError(RuntimeError):
-    """The solver's answer did not survive the checks (a wrong model or an invalid path)."""
+    """The solver's answer did not survive the checks: a wrong model, an invalid path, or
+    "unsatisfiable" for a K at which the layered search finds a walk."""
 
 
 @dataclass
 class Attempt:
-    """One K tried: its size, the solver's verdict, statistics and times (seconds)."""
+    """One K tried: its size, the solver's verdict, statistics and times (seconds).
+
+    ``satisfiable`` is None when the solver gave no answer. ``confirmed`` tells, for
+    an "unsatisfiable", whether the layered search confirmed it (None: the search
+    gave up after `CONFIRM_STATES` states); ``decode_seconds`` covers the checks.
+    """
 
     steps: int
     satisfiable: bool | None
@@ -61,6 +73,7 @@ class Attempt:
     solve_seconds: float
     decode_seconds: float = 0.0
     stats: dict[str, int] = field(default_factory=dict)
+    confirmed: bool | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -74,17 +87,30 @@ class Attempt:
             "solve_seconds": round(self.solve_seconds, 6),
             "decode_seconds": round(self.decode_seconds, 6),
             "stats": self.stats,
+            "confirmed": self.confirmed,
         }
 
 
 @dataclass
 class MazeAnswer:
-    """The pipeline's result: the path (None = no solution) and every attempt made."""
+    """The pipeline's result: the path (None = no solution, or unknown) and every attempt.
+
+    ``unknown`` is True when the solver gave no answer (or the run was interrupted):
+    then there is neither a path nor a "no solution".
+    """
 
     maze: Maze
     encoding: str
     path: list[str] | None
     attempts: list[Attempt]
+    unknown: bool = False
+
+    @property
+    def status(self) -> str:
+        """``found``, ``no solution`` or ``unknown``."""
+        if self.unknown:
+            return "unknown"
+        return "no solution" if self.path is None else "found"
 
     @property
     def steps(self) -> int | None:
@@ -92,14 +118,18 @@ class MazeAnswer:
         return None if self.path is None else len(self.path) - 1
 
     def text(self) -> str:
-        """The back end's answer: the path line or ``NO SOLUTION``."""
+        """The back end's answer: the path line or ``NO SOLUTION`` (empty when unknown)."""
+        if self.unknown:
+            return ""
         return NO_SOLUTION if self.path is None else " ".join(self.path)
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the answer, K, the encoding, and each attempt."""
+        """A JSON-ready dict: the status, the answer (None when unknown), K, the
+        encoding, and each attempt."""
         return {
             "maze": self.maze.name,
-            "answer": self.text(),
+            "status": self.status,
+            "answer": None if self.unknown else self.text(),
             "path": self.path,
             "steps": self.steps,
             "encoding": self.encoding,
@@ -131,9 +161,10 @@ def attempt(
 ) -> tuple[Attempt, list[str] | None]:
     """Encode ``maze`` with K = ``steps``, solve, decode and validate.
 
-    Returns the attempt's record and the path (None when unsatisfiable).
-    Raises :class:`MazeSolveError` when the model breaks a clause or decodes
-    to an invalid path, and ValueError when the solver gives up (None).
+    Returns the attempt's record and the path (None when unsatisfiable or when the
+    solver gave no answer: ``record.satisfiable`` tells which). Raises
+    :class:`MazeSolveError` when the model breaks a clause or decodes to an invalid
+    path, or when the layered search finds a walk the solver says does not exist.
     """
     started = time.perf_counter()
     cnf = encode(maze.with_steps(steps), encoding)
@@ -141,7 +172,10 @@ def attempt(
     encoded = time.perf_counter()
     solver = factory(clauses)
     try:
-        verdict = solver.solve()
+        # solve_limited: a solver that gives up (an external program's UNKNOWN) says
+        # None instead of raising; no budget is set, so ours and PySAT's run to the end
+        limited = getattr(solver, "solve_limited", None)
+        verdict = solver.solve() if limited is None else limited()
         model = solver.get_model() if verdict else None
         stats = _stats(solver)
     finally:
@@ -152,8 +186,20 @@ def attempt(
         encoded - started, solved - encoded, 0.0, stats,
     )  # fmt: skip
     if verdict is None:
-        raise ValueError(f"the solver gave no answer for K={steps}")
+        return record, None
     if not verdict:
+        try:
+            walk = find_walk(maze, steps, max_states=CONFIRM_STATES)
+        except SearchLimit:
+            record.confirmed = None
+        else:
+            if walk is not None:
+                raise MazeSolveError(
+                    f"{maze.name}: the solver says K={steps} has no solution, but the "
+                    f"layered search finds the walk {' '.join(walk)}"
+                )
+            record.confirmed = True
+        record.decode_seconds = time.perf_counter() - solved
         return record, None
     valuation = {abs(lit): lit > 0 for lit in model}
     where = f"{maze.name} (K={steps}, {encoding} encoding)"
@@ -179,20 +225,27 @@ def solve_maze(
     encoding: str = "assignment",
     shortest: bool = False,
     on_attempt: Callable[[Attempt], None] | None = None,
+    before_attempt: Callable[[int], None] | None = None,
 ) -> MazeAnswer:
     """Solve ``maze`` through SAT: its own K, or with ``shortest`` the least K ≤ its K that works.
 
     ``factory(clauses)`` builds a loaded solver for each K tried;
-    ``on_attempt`` is called after each one (for progress reports).
+    ``before_attempt(K)`` is called before each K is encoded (a size check may raise
+    there) and ``on_attempt`` after each one (for progress reports). The search stops
+    at the first K the solver gives no answer for: the answer is then unknown.
     """
     candidates = range(maze.steps + 1) if shortest else [maze.steps]
     attempts: list[Attempt] = []
     path = None
     for steps in candidates:
+        if before_attempt is not None:
+            before_attempt(steps)
         record, path = attempt(maze, steps, factory, encoding)
         attempts.append(record)
         if on_attempt is not None:
             on_attempt(record)
+        if record.satisfiable is None:
+            return MazeAnswer(maze, encoding, None, attempts, unknown=True)
         if path is not None:
             break
     return MazeAnswer(maze, encoding, path, attempts)

@@ -25,6 +25,10 @@ from collections import deque
 from maze.model import START, Maze
 
 
+class SearchLimit(Exception):
+    """The layered search met more states than it was allowed (``max_states``)."""
+
+
 class _Graph:
     """The maze as index lists: successors, treasure masks, distances to treasures."""
 
@@ -88,17 +92,21 @@ class _Graph:
         return rows
 
 
-def _layers(graph: _Graph, steps: int, *, exact: bool) -> tuple[list[dict[int, int]], int | None]:
+def _layers(
+    graph: _Graph, steps: int, *, exact: bool, max_states: int | None = None
+) -> tuple[list[dict[int, int]], int | None]:
     """Build the layers; return them and the goal state (or None).
 
     With ``exact`` the goal is a full mask at time ``steps``; otherwise at the
     first time it occurs (the least K), at most ``steps``. Each layer maps a
-    state to its predecessor state.
+    state to its predecessor state. Raises `SearchLimit` once the layers built
+    hold more than ``max_states`` states in all.
     """
     n, full, succ, masks = graph.n, graph.full, graph.succ, graph.mask
     alive = graph.alive(steps) if exact else None
     first = graph.start  # mask 0 at START
     layers: list[dict[int, int]] = [{first: -1}]
+    held_states = 1
     if full == 0 and (not exact or steps == 0):
         return layers, first
     for time in range(1, steps + 1):
@@ -119,6 +127,9 @@ def _layers(graph: _Graph, steps: int, *, exact: bool) -> tuple[list[dict[int, i
                 layer[nxt] = state
         layer = _maximal(layer, n)
         layers.append(layer)
+        held_states += len(layer)
+        if max_states is not None and held_states > max_states:
+            raise SearchLimit(f"more than {max_states:,} states")
         if not layer:
             return layers, None
         if not exact:
@@ -163,8 +174,12 @@ def _path(graph: _Graph, layers: list[dict[int, int]], goal: int) -> list[str]:
     return [graph.nodes[state % graph.n] for state in reversed(states)]
 
 
-def find_walk(maze: Maze, steps: int | None = None) -> list[str] | None:
+def find_walk(
+    maze: Maze, steps: int | None = None, *, max_states: int | None = None
+) -> list[str] | None:
     """A valid walk of exactly ``steps`` moves (default K), or None when there is none.
+
+    ``max_states`` bounds the work: past that many states, `SearchLimit` is raised.
 
     >>> from maze.parser import parse_maze
     >>> maze = parse_maze("START A B\\nGOLD WAND\\n3\\nSTART TREASURES NEXT A B\\n"
@@ -178,7 +193,7 @@ def find_walk(maze: Maze, steps: int | None = None) -> list[str] | None:
     graph = _Graph(maze)
     if not graph.solvable:
         return None
-    layers, goal = _layers(graph, k, exact=True)
+    layers, goal = _layers(graph, k, exact=True, max_states=max_states)
     return None if goal is None else _path(graph, layers, goal)
 
 

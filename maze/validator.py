@@ -63,6 +63,24 @@ def path_problems(maze: Maze, path: Sequence[str], steps: int | None = None) -> 
     return problems
 
 
+def walk_problems(maze: Maze, path: Sequence[str]) -> list[str]:
+    """Every reason ``path`` is not a valid answer for ``maze``: a valid walk of its own
+    length, which must not exceed K (seed 002: a path "in at most the given number of
+    steps"; `--shortest` answers are shorter).
+
+    >>> from maze.parser import parse_maze
+    >>> text = "START A\\nGOLD\\n1\\nSTART TREASURES NEXT A\\nA TREASURES GOLD NEXT START\\n"
+    >>> walk_problems(parse_maze(text), ["START", "A", "START", "A"])
+    ['the path makes 3 moves, more than the K=1 of the maze']
+    """
+    problems = path_problems(maze, path, len(path) - 1)
+    if len(path) - 1 > maze.steps:
+        problems.insert(
+            0, f"the path makes {len(path) - 1} moves, more than the K={maze.steps} of the maze"
+        )
+    return problems
+
+
 def validate_path(maze: Maze, path: Sequence[str], steps: int | None = None) -> None:
     """Raise :class:`InvalidPath` unless ``path`` is a valid walk (see :func:`path_problems`)."""
     problems = path_problems(maze, path, steps)

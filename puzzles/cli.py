@@ -166,11 +166,17 @@ def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
     return f"{what} ({how})"
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 hint``, ``2 hints``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -> str:
     formula = result.encoding.formula
     lines = [
         f"{puzzle.title}: {puzzle.houses} houses, {len(puzzle.categories)} categories,"
-        f" {len(puzzle.hints)} hints ({formula.nvars} variables, {len(formula.clauses)} clauses)",
+        f" {_count(len(puzzle.hints), 'hint')} ({formula.nvars} variables,"
+        f" {len(formula.clauses)} clauses)",
         "",
     ]
     if result.solution is None:

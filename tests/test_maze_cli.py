@@ -598,3 +598,134 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path, m
     result = run(*args, "-o", missing)
     assert result.exit_code == 1
     assert result.stderr == f"error: {missing}: output folder does not exist\n"
+
+
+# ------------------------------------------------- answers of external programs (audit 12)
+def program(tmp_path: Path, name: str, body: str) -> str:
+    """``bin:PATH`` of an executable shell script."""
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return f"bin:{path}"
+
+
+def test_a_false_no_solution_from_a_program_is_an_error(tmp_path):
+    liar = program(tmp_path, "liar", 'echo "s UNSATISFIABLE"; exit 20')
+    for extra in ((), ("--shortest",)):
+        result = run("solve", EXAMPLE, "--solver", liar, *extra)
+        assert result.exit_code == 1 and result.stdout.count("NO SOLUTION") == 0
+        assert re.search(r"^error: .*has no solution, but the layered search finds the walk",
+                         result.stderr, re.MULTILINE)  # fmt: skip
+
+
+def test_no_answer_from_a_program_is_unknown_with_exit_0(tmp_path):
+    for body in ('echo "s UNKNOWN"', 'echo "c UNKNOWN"'):  # CaDiCaL stopped by a limit
+        unknown = program(tmp_path, "unknown", body)
+        result = run("solve", EXAMPLE, "--solver", unknown)
+        assert (result.exit_code, result.stdout) == (0, "")
+        assert "gave no answer for K=5" in result.stderr and "Traceback" not in result.stderr
+        data = json.loads(run("solve", EXAMPLE, "--solver", unknown, "--json").stdout)
+        assert (data["status"], data["answer"], data["attempts"][0]["satisfiable"]) == (
+            "unknown", None, None)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [("exit 1", "exited with code 1"), ("kill -SEGV $$", "killed by signal 11"),
+     ('echo "s UNKNOWN"; exit 3', "exited with code 3")],
+)  # fmt: skip
+def test_a_program_that_fails_is_one_error_line(tmp_path, body, message):
+    result = run("solve", EXAMPLE, "--solver", program(tmp_path, "broken", body))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("error: bin:") and message in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_json_after_an_interrupt_holds_the_attempts_so_far(monkeypatch):
+    import maze.cli
+
+    def interrupted(maze, factory, *, on_attempt, **options):
+        from maze.pipeline import attempt
+
+        record, _ = attempt(maze, 0, factory)
+        on_attempt(record)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(maze.cli, "solve_maze", interrupted)
+    result = run("solve", EXAMPLE, "--json", "--shortest")
+    assert result.exit_code == 0 and "interrupted" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["status"] == "unknown" and [a["steps"] for a in data["attempts"]] == [0]
+
+
+def test_sigterm_kills_the_program_maze_solve_started(tmp_path, running):
+    pids = tmp_path / "pids"
+    slow = program(tmp_path, "slow", f"echo $$ >> {pids}; sleep 30 & echo $! >> {pids}; wait")
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from satkit import main; main()", "maze", "solve", str(EXAMPLE),
+         "--solver", slow],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    while process.poll() is None and len(pids.read_text().split() if pids.exists() else ()) < 2:
+        pass  # until the script has started its child
+    process.terminate()
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, out) == (0, "") and "interrupted" in err
+    assert not any(running(int(pid)) for pid in pids.read_text().split())
+
+
+# ------------------------------------------------------- sizes, K and inputs (audit 12)
+def test_shortest_checks_each_k_as_it_is_reached(monkeypatch):
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 10**9)
+    result = run("solve", EXAMPLE, "--shortest", "-k", "10000000", "-q")  # found at K=3
+    assert (result.exit_code, result.stdout) == (10, "START C G H\n")
+
+
+def test_size_refusal_under_compact_does_not_suggest_compact():
+    result = run("solve", EXAMPLE, "-k", "99999999999", "--encoding", "compact")
+    assert result.exit_code == 1 and "(lower K)" in result.stderr
+    result = run("solve", EXAMPLE, "-k", "99999999999999999999999")
+    assert re.search(r"need at least 569,999,999,999,999,999 GB", result.stderr), result.stderr
+
+
+def test_decode_reads_the_key_carried_by_a_converted_dimacs_file(tmp_path):
+    clauses_file, cnf = tmp_path / "clauses.txt", tmp_path / "clauses.cnf"
+    assert run("encode", EXAMPLE, "-o", clauses_file).exit_code == 0
+    assert CliRunner().invoke(main, ["convert", str(clauses_file), "-o", str(cnf)]).exit_code == 0
+    assert "c back-matter" in cnf.read_text() and "c var" not in cnf.read_text()
+    with Minisat22(bootstrap_with=parse_dimacs(cnf.read_text(), "cnf").clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    answer = tmp_path / "answer.txt"
+    answer.write_text(competition_text(SolverResult("SAT", model)))
+    result = run("decode", answer, "--cnf", cnf, "--maze", EXAMPLE)
+    assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout.strip())
+
+
+def test_a_walk_longer_than_k_is_not_an_answer(tmp_path):
+    dp_in, dp_out = tmp_path / "k7.txt", tmp_path / "k7.out"
+    assert run("encode", EXAMPLE, "-k", "7", "-o", dp_in).exit_code == 0
+    assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
+    result = run("decode", dp_out, "--maze", EXAMPLE)
+    assert result.exit_code == 1 and "more than the K=5 of the maze" in result.stderr
+    long_path = tmp_path / "long.txt"
+    long_path.write_text("START C G H G H G H G\n")
+    result = run("show", EXAMPLE, "--path", long_path, "--strict", "-o", tmp_path / "x.dot")
+    assert result.exit_code == 1 and "8 moves, more than the K=5" in result.stderr
+    assert not (tmp_path / "x.dot").exists()
+
+
+@pytest.mark.parametrize("degree", ["inf", "nan", "1e400", "-1"])
+def test_generate_refuses_a_degree_that_is_no_number_of_neighbours(degree):
+    result = run("generate", "--nodes", "5", "--treasures", "2", "--steps", "3",
+                 "--degree", degree)  # fmt: skip
+    assert result.exit_code == 2 and "finite number" in result.stderr
+
+
+def test_stdin_is_given_to_one_input_only():
+    for args in (("decode", "-", "--maze", "-"), ("decode", "-", "--cnf", "-"),
+                 ("show", "-", "--path", "-", "-o", "-")):  # fmt: skip
+        result = run(*args, stdin="")
+        assert result.exit_code == 2 and "standard input can be read only once" in result.stderr

@@ -124,13 +124,46 @@ def test_a_model_that_is_no_walk_is_caught(monkeypatch):
         attempt(SMALL, 3, lambda clauses: _Liar([-v for v in range(1, 21)]))
 
 
-def test_a_solver_that_gives_up():
-    with pytest.raises(ValueError, match="no answer"):
-        attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=None))
+def test_a_solver_that_gives_up_leaves_the_answer_unknown():
+    record, path = attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=None))
+    assert path is None and record.satisfiable is None
+    # the pipeline stops there: neither a path nor "no solution"
+    answer = solve_maze(SMALL, lambda clauses: _Liar(None, verdict=None), shortest=True)
+    assert answer.unknown and answer.status == "unknown" and answer.text() == ""
+    assert len(answer.attempts) == 1 and answer.as_dict()["answer"] is None
 
 
-def test_unsatisfiable_has_no_model_request():
+def test_unsatisfiable_is_confirmed_by_the_layered_search():
     record, path = attempt(SMALL, 2, SOLVERS["dpll"])
-    assert path is None and record.satisfiable is False
+    assert path is None and record.satisfiable is False and record.confirmed is True
+    # a solver that wrongly says "unsatisfiable" is caught: SMALL has a walk at K=3
+    with pytest.raises(MazeSolveError, match="layered search finds the walk START"):
+        attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=False))
+    with pytest.raises(MazeSolveError, match="K=3 has no solution"):
+        solve_maze(SMALL, lambda clauses: _Liar(None, verdict=False), shortest=True)
+
+
+def test_an_unsatisfiable_too_big_to_search_stands_unconfirmed(monkeypatch):
+    monkeypatch.setattr("maze.pipeline.CONFIRM_STATES", 0)
     record, path = attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=False))
-    assert path is None and record.stats == {}
+    assert path is None and record.satisfiable is False and record.confirmed is None
+    assert record.stats == {} and record.as_dict()["confirmed"] is None
+
+
+def test_a_solver_with_solve_limited_is_asked_through_it():
+    # an external program's UNKNOWN is None from solve_limited (solve would raise)
+    class GivesUp(_Liar):
+        def solve(self):
+            raise AssertionError("solve_limited should have been used")
+
+        def solve_limited(self):
+            return None
+
+    record, path = attempt(SMALL, 3, lambda clauses: GivesUp(None))
+    assert path is None and record.satisfiable is None
+
+
+def test_before_attempt_sees_each_k_before_it_is_encoded():
+    seen = []
+    answer = solve_maze(SMALL, SOLVERS["dpll"], shortest=True, before_attempt=seen.append)
+    assert seen == [0, 1, 2, 3] and answer.steps == 3

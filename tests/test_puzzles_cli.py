@@ -157,6 +157,14 @@ def test_no_solution_exits_20(tmp_path: Path) -> None:
 
 
 @needs_dpll
+def test_one_hint_is_one_hint(tmp_path: Path) -> None:
+    path = tmp_path / "one.toml"
+    path.write_text('[categories]\nA = ["x", "y"]\n[[hints]]\nleft_of = ["x", "y"]\n')
+    first = run("solve", str(path)).stdout.splitlines()[0]
+    assert ", 1 hint (" in first, first
+
+
+@needs_dpll
 def test_not_unique_shows_a_second_solution(tmp_path: Path) -> None:
     path = tmp_path / "loose.json"
     path.write_text('{"categories": {"A": ["x", "y"]}}')
