@@ -270,6 +270,8 @@ def decode_command(
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
     text = read_text(answer)
+    if not text.strip():
+        raise FormatError(name, 1, "empty input: no answer to decode")
     maze = _read(maze_file, strict, quiet) if maze_file else None
     formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
@@ -286,7 +288,9 @@ def decode_command(
             raise FormatError(name, None, "the solver gave no answer (UNKNOWN): nothing to decode")
         valuation = None
         if result.status == "SAT":
-            valuation = {abs(lit): lit > 0 for lit in (result.model or [])}
+            if not result.model:
+                raise FormatError(name, None, "the solver says SATISFIABLE but gives no model")
+            valuation = {abs(lit): lit > 0 for lit in result.model}
         decoded = decode(valuation, cnf_key, name, maze=maze, clauses=clauses, trim=trim)
     else:
         dp_output = parse_dp_output(text, name)

@@ -729,3 +729,18 @@ def test_stdin_is_given_to_one_input_only():
                  ("show", "-", "--path", "-", "-o", "-")):  # fmt: skip
         result = run(*args, stdin="")
         assert result.exit_code == 2 and "standard input can be read only once" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "empty input: no answer to decode"),
+     ("s SATISFIABLE\n", "SATISFIABLE but gives no model"),
+     ("s SATISFIABLE\nv 0\n", "SATISFIABLE but gives no model"),
+     ("SAT\n", "SATISFIABLE but gives no model")],
+)  # fmt: skip
+def test_decode_says_what_is_missing_from_an_answer(tmp_path, text, message):
+    cnf, answer = tmp_path / "ex.cnf", tmp_path / "answer.txt"
+    assert run("encode", EXAMPLE, "--to", "dimacs", "-o", cnf).exit_code == 0
+    answer.write_text(text)
+    result = run("decode", answer, "--cnf", cnf)
+    assert result.exit_code == 1 and message in result.stderr, result.stderr
