@@ -2,20 +2,24 @@
 JSON-lines log as it finishes, and ``--resume`` picking up where an interrupted batch stopped.
 
 The log holds one JSON object per line (see :func:`crosscheck.check.check_instance`
-for its fields). Each record is written with a single ``write`` and flushed,
-so an interrupted batch loses at most the line being written; on resume a
-torn last line is cut off before anything is appended.
+for its fields), in ASCII (names that are not UTF-8 escaped) and never with a bare
+``NaN``/``Infinity``. A new batch replaces the log; ``--resume`` keeps its records
+and appends. Each record is written with a single ``write`` and flushed, so an
+interrupted batch loses at most the line being written; on resume a torn last line
+is cut off before anything is appended. Records read back are checked field by
+field (:func:`record_problem`): a hand-edited or foreign log is one error line.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from crosscheck.check import CheckOptions, bad_input_record, check_instance
+from crosscheck.check import OUTCOMES, CheckOptions, bad_input_record, check_instance
 from crosscheck.instances import load_instance
 from crosscheck.pool import run_pool
 from formats.errors import FormatError
@@ -31,6 +35,7 @@ class BatchOptions:
     maze_path: str | None = None
     strict: bool = False
     jobs: int = 1
+    maze_data: bytes | None = None  # the maze's bytes when maze_path is "-" (stdin)
 
     def watchdog(self) -> float:
         """Seconds after which a worker is presumed stuck on one instance and killed:
@@ -48,15 +53,136 @@ def instance_key(path: str, solvers: Sequence[str]) -> tuple[str, tuple[str, ...
     return (display_name(path) if path == "-" else os.path.abspath(path), tuple(solvers))
 
 
+VERDICTS = (*OUTCOMES, "bad-input")
+"""Every verdict a record may carry."""
+
+STATUSES = ("SAT", "UNSAT", "timeout", "crash")
+"""Every status a run may carry."""
+
+
+def _kind(value: Any) -> str:
+    """How a JSON value is described in a message: ``a string``, ``the number 3``, …"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {json.dumps(value)}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        shown = json.dumps(value[:40]) + ("…" if len(value) > 40 else "")
+        return f"the string {shown}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _owner(where: str) -> str:
+    """How a message names whose field it is: nothing for the record, ``run 'x': `` for a run."""
+    return "" if where == "record" else f"{where}: "
+
+
+def _field_problem(
+    where: str, record: dict[str, Any], name: str, wanted: str, *, required: bool = True
+) -> str | None:
+    """Why ``record[name]`` is missing or not of the ``wanted`` kind, or None when fine.
+
+    ``wanted``: ``str``, ``str?`` (or null), ``list[str]``, ``object``, ``seconds``
+    (a finite number ≥ 0), ``seconds?``, or ``one of A|B|…`` (``?`` at the end allows null).
+    """
+    if name not in record:
+        return f"{where} lacks {name!r}" if required else None
+    value = record[name]
+    nullable = wanted.endswith("?")
+    kind = wanted.rstrip("?")
+    if value is None and nullable:
+        return None
+    if kind == "str":
+        ok = isinstance(value, str)
+    elif kind == "list[str]":
+        ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
+    elif kind == "object":
+        ok = isinstance(value, dict)
+    elif kind == "seconds":
+        ok = (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value >= 0
+        )
+    else:
+        choices = kind.removeprefix("one of ").split("|")
+        if value in choices and isinstance(value, str):
+            return None
+        shown = ", ".join(repr(choice) for choice in choices) + (" or null" if nullable else "")
+        return f"{_owner(where)}{name!r} is {_kind(value)}, not one of {shown}"
+    if ok:
+        return None
+    described = {
+        "str": "a string",
+        "list[str]": "a list of strings",
+        "object": "an object",
+        "seconds": "a number of seconds",
+    }[kind]
+    return f"{_owner(where)}{name!r} is {_kind(value)}, not {described}" + (
+        " or null" if nullable else ""
+    )
+
+
+def record_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with a log record read back (a missing field, a wrong type, an unknown
+    verdict), or None when the summary, the plot and ``--resume`` can use it."""
+    checks = [
+        ("instance", "str", True),
+        ("path", "str?", False),
+        ("solvers", "list[str]", True),
+        ("verdict", "one of " + "|".join(VERDICTS), True),
+        ("answer", "one of SAT|UNSAT?", False),
+        ("error", "str", False),
+        ("timeout", "seconds?", False),
+        ("runs", "object", True),
+    ]
+    for name, wanted, required in checks:
+        problem = _field_problem("record", record, name, wanted, required=required)
+        if problem:
+            return problem
+    for solver, run in record["runs"].items():
+        where = f"run {solver!r}"
+        if not isinstance(run, dict):
+            return f"{where} is {_kind(run)}, not an object"
+        run_checks = [
+            ("status", "one of " + "|".join(STATUSES), True),
+            ("outcome", "one of " + "|".join(OUTCOMES), True),
+            ("seconds", "seconds", True),
+            ("detail", "str", False),
+            ("proof", "str", False),
+            ("path", "str", False),
+            ("stats", "object", False),
+        ]
+        for name, wanted, required in run_checks:
+            problem = _field_problem(where, run, name, wanted, required=required)
+            if problem:
+                return problem
+    return None
+
+
 def read_log(path: str) -> list[dict[str, Any]]:
     """The records of a JSON-lines log (a torn last line is ignored). Missing file: none.
 
-    Raises FormatError for a line that is not a JSON object (other than a torn last line).
+    Raises FormatError for a line that is not a JSON object (other than a torn last line)
+    and for a record that lacks a field or has one of the wrong kind (:func:`record_problem`).
     """
     if not os.path.exists(path):
         return []
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().split("\n")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if b"\n" not in data[exc.start :]:  # a torn last line, cut in a character
+            text = data.decode("utf-8", "replace")
+        else:
+            line = data.count(b"\n", 0, exc.start) + 1
+            message = f"not UTF-8 text (byte 0x{data[exc.start]:02x})"
+            raise FormatError(display_name(path), line, message) from None
+    lines = text.split("\n")
     records: list[dict[str, Any]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -69,12 +195,17 @@ def read_log(path: str) -> list[dict[str, Any]]:
             raise FormatError(display_name(path), number, f"not a JSON record: {exc.msg}") from None
         if not isinstance(record, dict):
             raise FormatError(display_name(path), number, "not a JSON object")
+        problem = record_problem(record)
+        if problem:
+            raise FormatError(display_name(path), number, problem)
         records.append(record)
     return records
 
 
 class ResultLog:
-    """The JSON-lines log a batch appends to (``path`` ``-`` = stdout, never resumed)."""
+    """The JSON-lines log of a batch: a new log replaces ``path``; with ``resume`` its
+    records are read back (:attr:`previous`) and new ones appended (``path`` ``-`` =
+    stdout, never resumed)."""
 
     def __init__(self, path: str, *, resume: bool) -> None:
         self.path = path
@@ -94,7 +225,7 @@ class ResultLog:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as one line and flush it."""
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.write(record_line(record))
         self._handle.flush()
 
     def close(self) -> None:
@@ -103,15 +234,31 @@ class ResultLog:
             self._handle.close()
 
 
+def record_line(record: dict[str, Any]) -> str:
+    """A record as one line of strict JSON: ASCII only (a file name that is not UTF-8
+    keeps its bytes as ``\\udcXX`` escapes), and ValueError rather than a bare ``NaN`` or
+    ``Infinity``, which no JSON reader but Python's accepts."""
+    return json.dumps(record, ensure_ascii=True, allow_nan=False) + "\n"
+
+
 def _cut_torn_line(path: str) -> None:
-    """Drop an unfinished last line (no final newline) so appended records start clean."""
+    """Drop an unfinished last line (no final newline) so appended records start clean;
+    a last line that is a whole record (a hand-edited log) only gets its newline."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return
     with open(path, "rb+") as handle:
         data = handle.read()
         if data.endswith(b"\n"):
             return
-        handle.truncate(data.rfind(b"\n") + 1)
+        cut = data.rfind(b"\n") + 1
+        try:
+            whole = isinstance(json.loads(data[cut:]), dict)  # only the newline is missing
+        except ValueError:
+            whole = False
+        if whole:
+            handle.write(b"\n")
+        else:
+            handle.truncate(cut)
 
 
 def _file_size(path: str) -> int:
@@ -159,6 +306,7 @@ def check_paths(
                 maze_path=options.maze_path,
                 strict=options.strict,
                 data=stdin_data if path == "-" else None,
+                maze_data=options.maze_data,
             )
         except FormatError as exc:
             return bad_input_record(display_name(path), absolute, str(exc), solvers)

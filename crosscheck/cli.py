@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 import click
@@ -34,20 +34,23 @@ from crosscheck.fuzz import (
     FAMILIES,
     FuzzOptions,
     check_command,
+    failure_folder,
     is_failure,
+    printable,
     run_fuzz,
     save_failure,
 )
+from crosscheck.generators import MIN_VARS
 from crosscheck.instances import discover, load_instance
 from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
-from formats.cli import fail, report_errors
+from formats.cli import Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
-from formats.streams import check_output
+from formats.streams import check_output, read_bytes
 from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
@@ -111,10 +114,12 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
         ),
         click.option(
             "--timeout",
-            type=click.FloatRange(min=0, min_open=True),
+            type=Seconds(),
+            metavar="S",
             default=DEFAULT_TIMEOUT,
             show_default=True,
-            help="Seconds per solver run; the run is stopped (killed) after it.",
+            help="Seconds per solver run (above 0, at most 1,000,000); the run is stopped "
+            "(killed) after it.",
         ),
         click.option("--proofs", is_flag=True, help="Check our UNSAT proofs with dratify."),
         click.option(
@@ -138,37 +143,78 @@ def _need_tools(proofs: bool, plot: str | None = None) -> None:
         fail(str(exc))
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether progress may be drawn on ``stream`` (a terminal)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
 class _Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+    """One line of progress on stderr, drawn only when stderr is a terminal (never with
+    ``quiet``), redrawn at most ten times a second: a bar for a batch (:meth:`advance`),
+    or any status text (:meth:`show`, e.g. while shrinking)."""
 
     def __init__(self, total: int, quiet: bool, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.total = total
-        self.shown = not quiet and self.stream.isatty() and total > 0
+        self.shown = not quiet and _is_terminal(self.stream)
         self.done = 0
         self.failed = 0
         self.started = time.monotonic()
         self.last = 0.0
+        self.drawn = False
+
+    def _draw(self, text: str, *, now: float, force: bool = False) -> None:
+        if self.shown and (force or now - self.last > 0.1):
+            self.last = now
+            self.stream.write(f"\r{text}\033[K")
+            self.stream.flush()
+            self.drawn = True
 
     def advance(self, failed: bool) -> None:
+        """One more of ``total`` done (``failed`` or not): redraw the bar."""
         self.done += 1
         self.failed += failed
+        if self.total <= 0:
+            return
         now = time.monotonic()
-        if self.shown and (now - self.last > 0.1 or self.done == self.total):
-            self.last = now
-            width = 30
-            filled = width * self.done // self.total
-            bar = "=" * filled + (">" if filled < width else "") + " " * (width - filled - 1)
-            self.stream.write(
-                f"\r[{bar[:width]}] {self.done}/{self.total}  {self.failed} failed  "
-                f"{now - self.started:.1f} s"
-            )
-            self.stream.flush()
+        width = 30
+        filled = width * min(self.done, self.total) // self.total
+        bar = "=" * filled + (">" if filled < width else "") + " " * (width - filled - 1)
+        self._draw(
+            f"[{bar[:width]}] {self.done}/{self.total}  {self.failed} failed  "
+            f"{now - self.started:.1f} s",
+            now=now,
+            force=self.done == self.total,
+        )
+
+    def show(self, text: str) -> None:
+        """Draw ``text`` (with the seconds since the start) in place of what was there."""
+        now = time.monotonic()
+        self._draw(f"{text}  {now - self.started:.1f} s", now=now)
 
     def close(self) -> None:
-        if self.shown:
+        """Clear the line (so that what follows starts on a clean one)."""
+        if self.shown and self.drawn:
             self.stream.write("\r\033[K")
             self.stream.flush()
+            self.drawn = False
+
+
+def _shrink_progress(progress: _Progress, what: str) -> Callable[[int, int, int], None]:
+    """A `crosscheck.shrink.shrink_instance` progress callback drawing on ``progress``."""
+
+    def tell(checks: int, clauses: int, original: int) -> None:
+        done = _plural(checks, "check")
+        progress.show(f"shrinking {what}: {done}, {original} -> {clauses} clauses")
+
+    return tell
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _note(instance: str, note: str) -> str:
@@ -176,9 +222,19 @@ def _note(instance: str, note: str) -> str:
     return f"warning: {note}" if note.startswith(instance + ":") else f"warning: {instance}: {note}"
 
 
+def _echo(message: str = "", err: bool = False) -> None:
+    """``click.echo``, but a line that the stream cannot encode (a file name that is not
+    UTF-8 on a strict stdout) is written with backslash escapes, not a traceback."""
+    try:
+        click.echo(message, err=err)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stderr if err else sys.stdout, "encoding", None) or "utf-8"
+        click.echo(message.encode(encoding, "backslashreplace").decode(encoding), err=err)
+
+
 def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     for line in lines:
-        click.echo(line, err=err)
+        _echo(line, err=err)
 
 
 # ---------------------------------------------------------------------------- crosscheck
@@ -199,9 +255,15 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     "--json",
     "json_path",
     metavar="FILE",
-    help="Append one JSON record per instance to FILE as it finishes ('-' = stdout).",
+    help="Write one JSON record per instance to FILE as it finishes ('-' = stdout); "
+    "FILE is replaced, unless --resume continues it.",
 )
-@click.option("--resume", is_flag=True, help="Skip instances already recorded in the --json file.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the --json FILE: keep its records, skip the instances it holds "
+    "(for the same solvers), and append the rest.",
+)
 @click.option(
     "--plot",
     "plot_path",
@@ -210,7 +272,9 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     help="Write a cactus plot and a scatter to FILE.png, FILE.svg or FILE.pdf (by its suffix).",
 )
 @encoding_option("How maze files are encoded.")
-@click.option("--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given.")
+@click.option(
+    "--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given ('-' = stdin)."
+)
 @click.option("--strict", is_flag=True, help="Read DIMACS strictly (header mismatches are errors).")
 @report_errors
 def crosscheck_command(
@@ -242,23 +306,30 @@ def crosscheck_command(
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
     if resume and json_path == "-":
         raise click.UsageError("--resume needs a --json file, not stdout")
-    if maze_path is not None and not os.path.isfile(maze_path):
+    if maze_path == "-" and "-" in paths:
+        raise click.UsageError("--maze - and PATH - cannot both read stdin: name one as a file")
+    if maze_path not in (None, "-") and not os.path.isfile(maze_path):
         fail(f"{maze_path}: no such maze file")
     _need_tools(proofs, plot_path)
-    if plot_path:
-        check_output(plot_path, inputs=paths)  # before the batch, not after it
     files = discover(paths)
     if not files:
         fail(f"{' '.join(paths)}: no instances found (.cnf, .cnf.gz/.xz/.bz2, .dimacs, maze .txt)")
+    inputs = [p for p in paths if not os.path.isdir(p)] + files  # a folder: "is a directory"
+    if maze_path:
+        inputs.append(maze_path)
+    for target in (json_path, plot_path):  # before the batch, not after it
+        if target:
+            check_output(target, inputs=inputs)
+    maze_data = read_bytes("-") if maze_path == "-" else None
     options = BatchOptions(
-        CheckOptions(solvers, timeout, proofs, seed), encoding, maze_path, strict, jobs
+        CheckOptions(solvers, timeout, proofs, seed), encoding, maze_path, strict, jobs, maze_data
     )
     log = ResultLog(json_path, resume=resume) if json_path else None
     previous = log.previous if log else []
     todo = pending_paths(files, previous, solvers) if resume else files
     out_err = json_path == "-"  # stdout carries the records: the summary goes to stderr
     if resume and not quiet:
-        click.echo(f"resuming: {len(files) - len(todo)} of {len(files)} already recorded", err=True)
+        _echo(f"resuming: {len(files) - len(todo)} of {len(files)} already recorded", err=True)
     progress = _Progress(len(todo), quiet)
     records: list[dict[str, Any]] = []
     started = time.monotonic()
@@ -271,7 +342,7 @@ def crosscheck_command(
             records.append(record)
             if record["verdict"] == "bad-input":
                 progress.close()
-                click.echo(f"error: {record['error']}", err=True)
+                _echo(f"error: {record['error']}", err=True)
             elif record.get("notes") and not quiet:
                 progress.close()
                 _echo_lines((_note(record["instance"], n) for n in record["notes"]), err=True)
@@ -290,9 +361,9 @@ def crosscheck_command(
     _echo_lines(summary_lines(summary, elapsed), err=out_err)
     _echo_lines(failure_lines(summary), err=out_err)
     if plot_path and not quiet:
-        click.echo(f"plot: {plot_path}", err=True)
+        _echo(f"plot: {plot_path}", err=True)
     if interrupted:
-        click.echo(
+        _echo(
             f"interrupted after {len(records)} of {len(todo)} instances"
             + ("; --resume carries on" if json_path and json_path != "-" else ""),
             err=True,
@@ -320,17 +391,23 @@ def crosscheck_command(
     type=click.IntRange(min=3),
     default=200,
     show_default=True,
-    help="Most variables an instance may have (maze: At/Has atoms).",
+    help="Most variables an instance may have (maze: At/Has atoms; mazes need 6 or more).",
 )
 @click.option(
     "--out",
     "out_dir",
     default="fuzz-failures",
     show_default=True,
-    help="Folder for failing instances, their shrunk forms and maze files.",
+    help="Folder for failing instances, their shrunk forms and maze files (checked before "
+    "the run; created when a failure is saved).",
 )
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--json", "json_path", metavar="FILE", help="Append one JSON record per instance.")
+@click.option(
+    "--json",
+    "json_path",
+    metavar="FILE",
+    help="Write one JSON record per instance to FILE, replacing it ('-' = stdout).",
+)
 @click.option(
     "--max-checks",
     type=click.IntRange(min=1),
@@ -361,11 +438,39 @@ def fuzz_command(
 
     Exit 0 when every instance agrees and validates, 1 otherwise.
     """
+    families = tuple(dict.fromkeys(families or FAMILIES))  # a family named twice counts once
+    short = [family for family in families if max_vars < MIN_VARS[family]]
+    if short:
+        least = max(MIN_VARS[family] for family in short)
+        others = [f"--family {family}" for family in FAMILIES if max_vars >= MIN_VARS[family]]
+        instead = f", or only {' / '.join(others)}" if others else ""
+        raise click.BadParameter(
+            f"{max_vars} is too few for {' and '.join(short)} instances, which need at least "
+            f"{least}: give {least} or more{instead}",
+            param_hint="'--max-vars'",
+        )
     _need_tools(proofs)
-    options = FuzzOptions(
-        count, fuzz_seed, families or FAMILIES, max_vars, jobs,
-        CheckOptions(solvers, timeout, proofs, seed),
-    )  # fmt: skip
+    if json_path:
+        check_output(json_path)  # before the run, not after it
+    with failure_folder(out_dir):  # the same: a folder that cannot take the failures
+        _fuzz(families, count, fuzz_seed, max_vars, out_dir, jobs, json_path, max_checks,
+              CheckOptions(solvers, timeout, proofs, seed), quiet)  # fmt: skip
+
+
+def _fuzz(
+    families: tuple[str, ...],
+    count: int,
+    fuzz_seed: int,
+    max_vars: int,
+    out_dir: str,
+    jobs: int,
+    json_path: str | None,
+    max_checks: int,
+    check: CheckOptions,
+    quiet: bool,
+) -> None:
+    """The fuzz command's run, once its outputs are known to be writable."""
+    options = FuzzOptions(count, fuzz_seed, families, max_vars, jobs, check)
     log = ResultLog(json_path, resume=False) if json_path else None
     progress = _Progress(count, quiet)
     records: list[dict[str, Any]] = []
@@ -387,33 +492,48 @@ def fuzz_command(
     out_err = json_path == "-"
     per_family = Counter(record["family"] for record in records)
     shown = ", ".join(f"{family} {per_family[family]}" for family in options.families)
-    summary = summarize(records, solvers)
-    failures = [record for record in records if is_failure(record)]
-    click.echo(
+    summary = summarize(records, check.solvers)
+    failures = sorted((record for record in records if is_failure(record)), key=lambda r: r["seed"])
+    _echo(
         f"fuzz: {len(records)} instances ({shown}) from seed {fuzz_seed}; "
         f"{len(failures)} failures; {elapsed:.1f} s",
         err=out_err,
     )
     _echo_lines(summary_lines(summary), err=out_err)
     _echo_lines(notice_lines(summary), err=out_err)
-    for record in sorted(failures, key=lambda r: r["seed"]):
+    shrinking = True
+    for number, record in enumerate(failures, start=1):
         what = ", ".join(
             f"{name} {run['outcome']}"
             for name, run in record["runs"].items()
             if run["outcome"] not in ("agree", "timeout")
         ) or record.get("error", record["verdict"])
-        click.echo(f"FAIL {record['family']} seed {record['seed']}: {what}", err=out_err)
-        saved = save_failure(record, options, out_dir, max_checks=max_checks)
+        label = f"{record['family']} seed {record['seed']}"
+        _echo(f"FAIL {label}: {what}", err=out_err)
+        shrink_bar = _Progress(0, quiet)
+        tell = _shrink_progress(shrink_bar, f"{label} ({number} of {len(failures)})")
+        try:
+            saved = save_failure(
+                record, options, out_dir, max_checks=max_checks, shrink=shrinking, progress=tell
+            )
+        except KeyboardInterrupt:  # stop shrinking, but save and report every failure
+            shrink_bar.close()
+            shrinking = False
+            _echo("interrupted: shrinking stopped; the failures are saved unshrunk", err=True)
+            saved = save_failure(record, options, out_dir, shrink=False)
+        finally:
+            shrink_bar.close()
         if saved.shrunk is not None:
-            click.echo(
+            _echo(
                 f"  shrunk {saved.shrunk.original_clauses} -> {len(saved.shrunk.clauses)} "
-                f"clauses over {saved.shrunk.nvars} variables ({saved.shrunk.checks} checks)",
+                f"clauses over {saved.shrunk.nvars} variables "
+                f"({_plural(saved.shrunk.checks, 'check')})",
                 err=out_err,
             )
-        click.echo(f"  saved: {' '.join(saved.files)}", err=out_err)
-        click.echo(f"  reproduce: {saved.reproduce}", err=out_err)
+        _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
+        _echo(f"  reproduce: {saved.reproduce}", err=out_err)
     if interrupted:
-        click.echo(f"interrupted after {len(records)} of {count} instances", err=True)
+        _echo(f"interrupted after {len(records)} of {count} instances", err=True)
         sys.exit(1)
     sys.exit(1 if failures else 0)
 
@@ -460,7 +580,16 @@ def shrink_command(
     check_output(output or _default_output(path), inputs=[path])  # before the shrinking
     instance = load_instance(path, encoding=encoding)
     check = CheckOptions(solvers, timeout, proofs, seed)
-    result = shrink_instance(instance, check, max_checks=max_checks)
+    progress = _Progress(0, quiet)
+    try:
+        result = shrink_instance(
+            instance,
+            check,
+            max_checks=max_checks,
+            progress=_shrink_progress(progress, instance.name),
+        )
+    finally:
+        progress.close()
     if result is None:
         fail(f"{instance.name}: no failure to shrink: every solver agrees and validates")
         return
@@ -471,21 +600,23 @@ def shrink_command(
         nvars=result.nvars,
         clauses=result.clauses,
         comments=[
-            f"reproduce: {reproduce}",
-            f"shrunk from {instance.name}: {result.original_clauses} -> {len(result.clauses)} "
-            f"clauses in {result.checks} checks ({described})",
+            printable(f"reproduce: {reproduce}"),
+            printable(
+                f"shrunk from {instance.name}: {result.original_clauses} -> "
+                f"{len(result.clauses)} clauses in {_plural(result.checks, 'check')} ({described})"
+            ),
         ],
     )
     write_dimacs(minimal, target, inputs=[path])
     err = target == "-"
-    click.echo(
+    _echo(
         f"shrunk {instance.name}: {result.original_clauses} -> {len(result.clauses)} clauses "
-        f"over {result.nvars} variables in {result.checks} checks ({described})",
+        f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})",
         err=err,
     )
     if not err:
-        click.echo(f"saved: {target}")
-    click.echo(f"reproduce: {reproduce}", err=err)
+        _echo(f"saved: {target}")
+    _echo(f"reproduce: {reproduce}", err=err)
 
 
 commands: list[click.Command] = [crosscheck_command, fuzz_command, shrink_command]

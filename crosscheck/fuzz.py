@@ -14,8 +14,10 @@ and seed ``S + i``, so any one of them is regenerated with
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +26,9 @@ from crosscheck.check import CheckOptions, bad_input_record, check_instance
 from crosscheck.generators import cnfuzz, random_ksat, random_maze
 from crosscheck.instances import Instance, maze_instance
 from crosscheck.pool import run_pool
-from crosscheck.shrink import ShrinkResult, failure_signature, shrink_instance
+from crosscheck.shrink import ShrinkProgress, ShrinkResult, failure_signature, shrink_instance
 from formats.dimacs import write_dimacs
+from formats.errors import FormatError
 from formats.formula import Formula
 from formats.streams import write_text_atomic
 from maze.writer import maze_text
@@ -46,6 +49,9 @@ class FuzzOptions:
     max_vars: int = 200
     jobs: int = 1
     check: CheckOptions = field(default_factory=CheckOptions)
+
+    def __post_init__(self) -> None:
+        self.families = tuple(dict.fromkeys(self.families))  # a family named twice counts once
 
     def case(self, index: int) -> tuple[str, int]:
         """(family, seed) of instance ``index``."""
@@ -92,6 +98,12 @@ def run_fuzz(options: FuzzOptions) -> Iterator[dict[str, Any]]:
         results.close()
 
 
+def printable(text: str) -> str:
+    """``text`` that any UTF-8 file can hold: the bytes of a file name that is not UTF-8
+    (Python's lone surrogates) become ``\\udcXX`` escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def check_command(path: str, options: CheckOptions, *, encoding: str | None = None) -> str:
     """The ``satkit crosscheck`` command line that re-checks ``path`` the same way."""
     words = ["satkit", "crosscheck", path, "--solvers", ",".join(options.solvers)]
@@ -130,16 +142,26 @@ class SavedFailure:
 
 
 def save_failure(
-    record: dict[str, Any], options: FuzzOptions, out_dir: str, *, max_checks: int = 5000
+    record: dict[str, Any],
+    options: FuzzOptions,
+    out_dir: str,
+    *,
+    max_checks: int = 5000,
+    shrink: bool = True,
+    progress: ShrinkProgress | None = None,
 ) -> SavedFailure:
-    """Save a failed fuzz instance and its shrunk form in ``out_dir`` (see the module docstring)."""
+    """Save a failed fuzz instance and its shrunk form in ``out_dir`` (see the module docstring).
+
+    Without ``shrink`` only the instance is saved (with the command that regenerates it);
+    ``progress`` is handed to :func:`crosscheck.shrink.shrink_instance`.
+    """
     family, seed = record["family"], record["seed"]
     instance = fuzz_instance(family, seed, options.max_vars)
     os.makedirs(out_dir, exist_ok=True)
     stem = os.path.join(out_dir, f"{family}-{seed}")
     files: list[str] = []
     regenerate = regenerate_command(family, seed, options)
-    comments = [f"seed {seed}", f"fuzz family {family}", f"regenerate: {regenerate}"]
+    comments = [f"seed {seed}", f"fuzz family {family}", printable(f"regenerate: {regenerate}")]
     original = Formula(nvars=instance.nvars, clauses=instance.clauses, comments=comments)
     write_dimacs(original, stem + ".cnf")
     files.append(stem + ".cnf")
@@ -148,10 +170,14 @@ def save_failure(
         maze_file = os.path.join(out_dir, f"maze-{seed}.txt")
         write_text_atomic(maze_file, maze_text(instance.maze))
         files.append(maze_file)
-    shrunk = shrink_instance(instance, options.check, max_checks=max_checks)
+    shrunk = (
+        shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
+        if shrink
+        else None
+    )
     if shrunk is None:
         # The failure needs the maze (a path or the search), or does not come back on
-        # a re-check (a worker that died): the original is all there is to show.
+        # a re-check (a worker that died), or was not shrunk: the original is all there is.
         if maze_file and failure_signature(record):
             command = check_command(maze_file, options.check, encoding=record.get("encoding"))
         else:
@@ -164,14 +190,56 @@ def save_failure(
         nvars=shrunk.nvars,
         clauses=shrunk.clauses,
         comments=[
-            f"reproduce: {reproduce}",
-            f"shrunk from {family} seed {seed}: {shrunk.original_clauses} -> "
-            f"{len(shrunk.clauses)} clauses in {shrunk.checks} checks ({described})",
+            printable(f"reproduce: {reproduce}"),
+            printable(
+                f"shrunk from {family} seed {seed}: {shrunk.original_clauses} -> "
+                f"{len(shrunk.clauses)} clauses in {shrunk.checks} checks ({described})"
+            ),
         ],
     )
     write_dimacs(minimal, min_path)
     files.append(min_path)
     return SavedFailure(record, files, reproduce, shrunk)
+
+
+@contextlib.contextmanager
+def failure_folder(out_dir: str) -> Iterator[None]:
+    """Make sure failures can be saved in ``out_dir`` before a run, not after it.
+
+    The folder is created when missing and a file is written (and removed) in it;
+    FormatError says why when either fails (a file in the way, a missing or
+    read-only parent, ``/proc``). A folder made here, and the parents made for it,
+    are removed again on the way out when the run saved nothing in them.
+    """
+    made: list[str] = []
+    probe = os.path.abspath(out_dir)
+    while not os.path.lexists(probe):
+        made.append(probe)  # deepest first
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except FileExistsError:
+        raise FormatError(out_dir, None, "is not a folder") from None
+    except OSError as exc:
+        raise FormatError(out_dir, None, f"cannot be created: {exc.strerror or exc}") from None
+    try:
+        if not os.path.isdir(out_dir):
+            raise FormatError(out_dir, None, "is not a folder")
+        try:
+            with tempfile.TemporaryFile(dir=out_dir):
+                pass
+        except OSError as exc:
+            raise FormatError(out_dir, None, f"cannot be written: {exc.strerror or exc}") from None
+        yield
+    finally:
+        for folder in made:
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break  # not empty (failures saved there), or not ours to remove
 
 
 def is_failure(record: dict[str, Any]) -> bool:

@@ -16,7 +16,8 @@
   with random size, K, degree and one-way edges (often unsatisfiable).
 
 ``max_vars`` bounds the number of variables (for mazes: At/Has atoms),
-so a CI run can fuzz thousands of small instances quickly.
+so a CI run can fuzz thousands of small instances quickly; each family has a
+least bound it can honour (:data:`MIN_VARS`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ from maze.model import Maze
 
 MAX_CLAUSE = 20
 """cnfuzz's longest clause."""
+
+MAZE_MIN_ATOMS = 6
+"""The fewest At/Has atoms a random maze can have: (2 nodes + 1 treasure) × (K = 1, + 1)."""
+
+MIN_VARS = {"cnfuzz": 3, "ksat": 2, "maze": MAZE_MIN_ATOMS}
+"""The smallest ``max_vars`` each family honours (maze: At/Has atoms)."""
 
 _KSAT = ((2, 0.15, 0.8, 1.2, 1000), (3, 0.70, 3.8, 4.7, 100), (4, 0.15, 9.0, 10.8, 50))
 """(k, share of instances, lowest and highest clause/variable ratio, most variables):
@@ -112,6 +119,9 @@ def random_ksat(seed: int, max_vars: int = 200) -> Formula:
             k, _share, lowest, highest, most = choice
             break
         roll -= choice[1]
+    if k > max_vars:  # a clause has k distinct variables: take the widest k that fits
+        fits = max(2, max_vars)
+        k, _share, lowest, highest, most = next(row for row in _KSAT if row[0] == fits)
     top = max(k, min(max_vars, most))
     n = rng.randint(min(max(k, 5), top), top)
     ratio = rng.uniform(lowest, highest)
@@ -127,8 +137,13 @@ def random_maze(seed: int, max_vars: int = 200) -> tuple[Maze, str]:
     """A random small maze and the encoding to use (assignment or compact, by seed parity).
 
     Sizes: 3–10 nodes, 1–3 treasures, K = 2–7, degree 1.2–3.0, and half the
-    time some one-way edges; K, then the node count, shrink until the
-    At/Has atoms fit ``max_vars``.
+    time some one-way edges; K, then the node count, then the treasure count
+    shrink until the At/Has atoms fit ``max_vars`` (at least `MAZE_MIN_ATOMS`:
+    START, one more node, one treasure, K = 1).
+
+    >>> maze, _ = random_maze(12, max_vars=6)
+    >>> (len(maze.nodes) + len(maze.treasures)) * (maze.steps + 1) <= 6
+    True
     """
     rng = random.Random(seed)
     nodes = rng.randint(3, 10)
@@ -136,10 +151,13 @@ def random_maze(seed: int, max_vars: int = 200) -> tuple[Maze, str]:
     steps = rng.randint(2, 7)
     degree = rng.uniform(1.2, 3.0)
     one_way = rng.uniform(0.1, 0.6) if rng.random() < 0.5 else 0.0
-    while (nodes + treasures) * (steps + 1) > max(max_vars, 8) and steps > 1:
+    bound = max(max_vars, MAZE_MIN_ATOMS)
+    while (nodes + treasures) * (steps + 1) > bound and steps > 1:
         steps -= 1
-    while (nodes + treasures) * (steps + 1) > max(max_vars, 8) and nodes > 2:
+    while (nodes + treasures) * (steps + 1) > bound and nodes > 2:
         nodes -= 1
+    while (nodes + treasures) * (steps + 1) > bound and treasures > 1:
+        treasures -= 1
     maze = generate_maze(nodes, treasures, steps, seed, degree=degree, one_way=one_way)
     maze.name = f"maze seed {seed}"
     return maze, ("assignment", "compact")[seed % 2]

@@ -9,6 +9,8 @@ it (same solvers, same options) still shows one of the original failures —
 the same solver with the same outcome (``disagree``, ``invalid-model``, …).
 When renumbering loses the failure (a bug tied to one variable number), the
 numbers stay and only the variables above the largest one used are dropped.
+Every cross-check counts against the budget (``max_checks``), the first one
+and the renumbering ones included.
 Timeouts are never failures, so shrinking does not drift towards them.
 """
 
@@ -148,41 +150,71 @@ def renumber(clauses: Clauses) -> tuple[Clauses, int]:
     return out, len(mapping)
 
 
+ShrinkProgress = Callable[[int, int, int], None]
+"""Called after every check with (checks so far, clauses now, clauses at the start)."""
+
+
 def shrink_instance(
-    instance: Instance, options: CheckOptions, *, max_checks: int = 5000
+    instance: Instance,
+    options: CheckOptions,
+    *,
+    max_checks: int = 5000,
+    progress: ShrinkProgress | None = None,
 ) -> ShrinkResult | None:
     """Shrink ``instance``'s clauses while a failure of the plain CNF reproduces.
 
     The instance is checked as a plain CNF (a maze's path and search checks do
     not survive clause removal). Returns None when the plain CNF shows no
-    failure at all.
+    failure at all. At most ``max_checks`` cross-checks run, the first one (does
+    it fail at all?) and the renumbering ones included; ``ShrinkResult.checks``
+    is how many ran. ``progress``, when given, is told after every check.
     """
+    original = len(instance.clauses)
+    checks = 0
+    smallest = original
 
     def check(clauses: Clauses, nvars: int) -> dict[str, Any]:
+        nonlocal checks
+        checks += 1
         plain = Instance(instance.name, clauses, nvars, "cnf", instance.family)
         return check_instance(plain, options)
 
+    def tell() -> None:
+        if progress is not None:
+            progress(checks, smallest, original)
+
     first = check(instance.clauses, instance.nvars)
+    tell()
     target = failure_signature(first)
     if not target:
         return None
     nvars = instance.nvars
+    kept = first  # the record of the smallest failing formula so far
 
     def fails(clauses: Clauses) -> bool:
-        return bool(failure_signature(check(clauses, nvars)) & target)
+        nonlocal kept, smallest
+        record = check(clauses, nvars)
+        failed = bool(failure_signature(record) & target)
+        if failed:  # the shrinker takes every failing candidate as its new formula
+            kept, smallest = record, len(clauses)
+        tell()
+        return failed
 
-    clauses, checks = shrink_clauses(instance.clauses, fails, max_checks=max_checks)
+    clauses, _ = shrink_clauses(instance.clauses, fails, max_checks=max_checks - checks)
     # Fewer variables: renumbered 1..n, else the same numbers with nothing above the largest.
     renumbered, count = renumber(clauses)
     used = max((abs(lit) for clause in clauses for lit in clause), default=0)
-    record = None
-    for candidate, candidate_vars in ((renumbered, count), (clauses, used), (clauses, nvars)):
-        checks += 1
-        record = check(candidate, candidate_vars)
-        if failure_signature(record) & target:
-            clauses, nvars = candidate, candidate_vars
+    tried: list[tuple[Clauses, int]] = []
+    for candidate, candidate_vars in ((renumbered, count), (clauses, used)):
+        no_gain = candidate == clauses and candidate_vars >= nvars
+        if no_gain or (candidate, candidate_vars) in tried:
+            continue  # nothing to gain over the formula as it stands, or already tried
+        if checks >= max_checks:
             break
-    assert record is not None
-    return ShrinkResult(
-        clauses, nvars, checks, len(instance.clauses), failure_signature(record) & target, record
-    )
+        tried.append((candidate, candidate_vars))
+        record = check(candidate, candidate_vars)
+        tell()
+        if failure_signature(record) & target:
+            clauses, nvars, kept = candidate, candidate_vars, record
+            break
+    return ShrinkResult(clauses, nvars, checks, original, failure_signature(kept) & target, kept)

@@ -31,17 +31,24 @@ needs_satlib = pytest.mark.skipif(
 )
 
 
+def _record(name: str, **fields) -> dict:
+    """A small but complete log record (what `record_problem` asks of one)."""
+    return {"instance": name, "path": f"/{name}", "solvers": ["x"], "verdict": "agree",
+            "answer": "SAT", "runs": {"x": {"status": "SAT", "seconds": 0.5, "outcome": "agree"}},
+            **fields}  # fmt: skip
+
+
 def test_log_appends_whole_lines_and_cuts_a_torn_one(tmp_path):
     path = tmp_path / "log.jsonl"
     log = ResultLog(str(path), resume=False)
-    log.append({"instance": "a", "path": "/a", "solvers": ["x"]})
+    log.append(_record("a"))
     log.close()
     with open(path, "a") as handle:
         handle.write('{"instance": "b", "pa')  # killed mid-write
     assert [r["instance"] for r in read_log(str(path))] == ["a"]
     log = ResultLog(str(path), resume=True)
     assert [r["instance"] for r in log.previous] == ["a"]
-    log.append({"instance": "c", "path": "/c", "solvers": ["x"]})
+    log.append(_record("c"))
     log.close()
     assert [json.loads(line)["instance"] for line in path.read_text().splitlines()] == ["a", "c"]
     assert ResultLog(str(path), resume=False).previous == []  # a fresh batch starts over
@@ -49,7 +56,7 @@ def test_log_appends_whole_lines_and_cuts_a_torn_one(tmp_path):
 
 def test_a_bad_line_in_the_middle_is_an_error(tmp_path):
     path = tmp_path / "log.jsonl"
-    path.write_text('{"instance": "a"}\n[1, 2]\n')
+    path.write_text(json.dumps(_record("a")) + "\n[1, 2]\n")
     with pytest.raises(FormatError, match=":2: not a JSON object"):
         read_log(str(path))
     assert read_log(str(tmp_path / "missing.jsonl")) == []
@@ -134,3 +141,31 @@ def test_parallel_batches_start_with_the_biggest_files(tmp_path):
     paths += [str(tmp_path / "missing.cnf"), "-"]
     assert schedule(paths, 1) == [0, 1, 2, 3, 4, 5]
     assert schedule(paths, 2) == [1, 3, 2, 0, 4, 5]  # stable among equals
+
+
+def test_every_record_satkit_writes_passes_the_resume_check(tmp_path):
+    from crosscheck.batch import record_problem
+    from crosscheck.check import bad_input_record
+
+    maze = Path(__file__).resolve().parents[1] / "data" / "maze" / "small.txt"
+    unsat = tmp_path / "unsat.cnf"
+    unsat.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    options = BatchOptions(CheckOptions(["dpll", "minisat22"], timeout=30, proofs=True))
+    records = list(check_paths([str(maze), str(unsat)], options))
+    records.append(bad_input_record("x.cnf", None, "x.cnf:1: bad", ["dpll"]))
+    records.append(bad_input_record("y.cnf", "/y.cnf", "died", ["dpll"], "crash"))
+    assert {r["kind"] for r in records} == {"maze", "cnf", None}
+    for record in records:
+        assert record_problem(json.loads(json.dumps(record))) is None, record
+    assert record_problem({**records[0], "runs": {"dpll": {"status": "SAT"}}}) == (
+        "run 'dpll' lacks 'outcome'"
+    )
+
+
+def test_a_whole_last_line_without_its_newline_is_kept_on_resume(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(_record("a")))  # hand-edited: no final newline
+    log = ResultLog(str(path), resume=True)
+    log.append(_record("b"))
+    log.close()
+    assert [r["instance"] for r in read_log(str(path))] == ["a", "b"]

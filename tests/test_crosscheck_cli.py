@@ -505,3 +505,374 @@ def test_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path):
     result = invoke("crosscheck", str(source), "--plot", f"{missing}.png")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == f"error: {missing}.png: output folder does not exist\n"
+
+
+# ---------------------------------------------------- audit 12: reading, options, logs, outputs
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1 2\n0\n-1\n0\n-2\n0\n", "1 2\n-1 0\n0\n", "1\n2 0\n-1 0\n-2 0\n"],
+    ids=["zero-lines", "empty-clause", "wrapped"],
+)
+def test_a_headerless_cnf_whose_clauses_wrap_lines_is_dimacs(tmp_path, text):
+    """Its first line has no final 0, like the DP format, but a .cnf is DIMACS: crosscheck
+    checks the formula `satkit solve` and MiniSat refute (it once said SAT, '0 disagreements')."""
+    cnf = tmp_path / "wraps.cnf"
+    cnf.write_text(text)
+    result = invoke("crosscheck", str(cnf), "--json", "-", "--quiet")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert (record["kind"], record["answer"], record["verdict"]) == ("cnf", "UNSAT", "agree")
+    assert invoke("solve", str(cnf), "--quiet").exit_code == 20  # the same formula
+
+
+def test_a_cnf_file_is_never_read_as_a_maze(tmp_path):
+    cnf = tmp_path / "words.cnf"
+    cnf.write_text("START A\n1 2 0\n")
+    result = invoke("crosscheck", str(cnf))
+    assert result.exit_code == 1
+    [error] = result.stderr.splitlines()
+    assert error.startswith(f"error: {cnf}:1: ") and "START" not in error.split(":", 3)[-1][:6]
+    assert "maze" not in error
+
+
+@pytest.mark.parametrize("command", ["crosscheck", "shrink", "fuzz"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "99999999", "1000001", "0", "x"])
+def test_timeouts_that_are_no_time_limit_are_usage_errors(tmp_path, monkeypatch, command, value):
+    """inf, nan and huge values once passed and ended in false crashes, tracebacks, or
+    JSON with a bare Infinity."""
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    monkeypatch.setattr(cli, "check_paths", _nothing_may_run)
+    monkeypatch.setattr(cli, "run_fuzz", _nothing_may_run)
+    monkeypatch.setattr(cli, "shrink_instance", _nothing_may_run)
+    args = ["--count", "1"] if command == "fuzz" else [str(tmp_path / "sat.cnf")]
+    result = invoke(command, *args, "--timeout", value)
+    assert result.exit_code == 2
+    assert "Invalid value for '--timeout'" in result.stderr
+
+
+def test_the_largest_timeout_runs_and_the_json_is_strict(tmp_path):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "-s", "dpll", "--timeout",
+                    "1000000", "--json", "-")  # fmt: skip
+    assert result.exit_code == 0
+
+    def no_constants(name):
+        raise AssertionError(f"bare {name} in the JSON")
+
+    record = json.loads(result.stdout, parse_constant=no_constants)
+    assert record["timeout"] == 1_000_000
+
+
+def test_records_are_never_written_with_nan_or_infinity():
+    from crosscheck.batch import record_line
+
+    assert record_line({"seconds": 1.5}) == '{"seconds": 1.5}\n'
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            record_line({"seconds": bad})
+
+
+def _nothing_may_run(*_args, **_kwargs):
+    raise AssertionError("nothing may run before the options and outputs are checked")
+
+
+def test_json_log_naming_an_input_is_refused_before_any_work(tmp_path, monkeypatch):
+    mine = tmp_path / "mine.cnf"
+    mine.write_text(SAT_CNF)
+    monkeypatch.setattr(cli, "check_paths", _nothing_may_run)
+    result = invoke("crosscheck", str(mine), "--json", str(mine))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {mine}: refusing to overwrite the input file\n"
+    assert mine.read_text() == SAT_CNF
+    # also an instance found in a folder, and the maze given with --maze
+    (tmp_path / "m.txt").write_text(SMALL_MAZE.read_text())
+    for args in ([str(tmp_path), "--json", str(mine)],
+                 [str(mine), "--maze", str(tmp_path / "m.txt"), "--json", str(tmp_path / "m.txt")],
+                 [str(mine), "--json", str(mine), "--resume"]):  # fmt: skip
+        result = invoke("crosscheck", *args)
+        assert result.exit_code == 1 and "refusing to overwrite the input file" in result.stderr
+    assert mine.read_text() == SAT_CNF
+    assert (tmp_path / "m.txt").read_text() == SMALL_MAZE.read_text()
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("{tmp}", "is a directory, not a file"),
+        ("{tmp}/no/log.jsonl", "output folder does not exist"),
+    ],
+)
+def test_json_log_that_cannot_be_written_is_refused_at_once(tmp_path, monkeypatch, target, message):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    monkeypatch.setattr(cli, "check_paths", _nothing_may_run)
+    monkeypatch.setattr(cli, "run_fuzz", _nothing_may_run)
+    target = target.format(tmp=tmp_path)
+    for args in (["crosscheck", str(tmp_path / "sat.cnf")], ["fuzz", "--count", "1"]):
+        result = invoke(*args, "--json", target)
+        assert result.exit_code == 1
+        assert result.stderr == f"error: {target}: {message}\n"
+
+
+def test_json_log_is_replaced_unless_resumed_as_the_help_says(tmp_path):
+    a, b = tmp_path / "a.cnf", tmp_path / "b.cnf"
+    a.write_text(SAT_CNF)
+    b.write_text(UNSAT_CNF)
+    log = tmp_path / "log.jsonl"
+    for _ in range(2):
+        assert invoke("crosscheck", str(a), "--json", str(log), "-q").exit_code == 0
+    assert len(log.read_text().splitlines()) == 1  # replaced, not appended
+    assert invoke("crosscheck", str(b), "--json", str(log), "-q", "--resume").exit_code == 0
+    names = [os.path.basename(json.loads(line)["path"]) for line in log.read_text().splitlines()]
+    assert names == ["a.cnf", "b.cnf"]  # continued
+    text = " ".join(invoke("crosscheck", "--help").stdout.split())
+    assert "FILE is replaced, unless --resume continues it" in text
+    assert "Append" not in text
+    text = " ".join(invoke("fuzz", "--help").stdout.split())
+    assert "replacing it" in text and "Append" not in text
+
+
+def _undecodable(folder: Path, stem: bytes, suffix: bytes = b".cnf") -> Path:
+    """A file whose name is not UTF-8 (Python shows its bytes as lone surrogates)."""
+    name = os.fsdecode(stem + suffix)
+    try:
+        (folder / name).touch()
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("the file system does not take names that are not UTF-8")
+    return folder / name
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    folder = tmp_path / "weird"
+    folder.mkdir()
+    _undecodable(folder, b"\xff").write_text(SAT_CNF)
+    _undecodable(folder, b"bad\xfe").write_text("p cnf 2 1\n1 x 0\n")
+    log = tmp_path / "w.jsonl"
+    result = invoke("crosscheck", str(folder), "--json", str(log))  # a strict UTF-8 stdout
+    assert result.exit_code == 1  # the bad input, reported like any other
+    assert "Traceback" not in result.output
+    assert "FAIL bad-input: " in result.stdout
+    [error] = result.stderr.splitlines()
+    assert error.startswith("error: ") and error.endswith(":2: expected a literal or 0, found 'x'")
+    data = log.read_bytes()
+    assert data.isascii()
+    records = [json.loads(line) for line in data.decode("utf-8").splitlines()]
+    assert sorted(os.path.basename(r["instance"]) for r in records) == sorted(
+        os.listdir(folder)
+    )  # the escapes give the very names back
+    result = invoke("crosscheck", str(folder), "--json", "-")
+    assert result.stdout.encode("utf-8").isascii()
+    assert len([json.loads(line) for line in result.stdout.splitlines()]) == 2
+
+
+def test_shrinking_a_file_whose_name_is_not_utf8(tmp_path, unsat_with_five):
+    source = _undecodable(tmp_path, b"s\xff")
+    source.write_text("p cnf 5 3\n1 5 0\n-1 2 0\n2 3 0\n")
+    result = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}")
+    assert result.exit_code == 0, result.output
+    [target] = [p for p in tmp_path.iterdir() if p.name.endswith(".min.cnf")]
+    comments = [line for line in target.read_text("utf-8").splitlines() if line.startswith("c")]
+    assert "\\udcff" in comments[0] and "\\udcff" in comments[1]
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"runs": {"dpll:cdcl": {"status": "SAT"}}}, "run 'dpll:cdcl' lacks 'outcome'"),
+        ({"verdict": None}, "'verdict' is null, not one of 'disagree', "),
+        ({"verdict": "fine"}, "'verdict' is the string \"fine\", not one of"),
+        ({"runs": []}, "'runs' is a list, not an object"),
+        ({"runs": {"x": 3}}, "run 'x' is the number 3, not an object"),
+        (
+            {"runs": {"x": {"status": "SAT", "outcome": "agree", "seconds": "1"}}},
+            "run 'x': 'seconds' is the string \"1\", not a number of seconds",
+        ),
+        (
+            {"runs": {"x": {"status": "SAT", "outcome": "agree", "seconds": 1, "proof": 7}}},
+            "run 'x': 'proof' is the number 7, not a string",
+        ),
+        (
+            {"runs": {"x": {"status": "sat", "outcome": "agree", "seconds": 1}}},
+            "run 'x': 'status' is the string \"sat\", not one of 'SAT', 'UNSAT', 'timeout'",
+        ),
+        ({"solvers": "dpll"}, "'solvers' is the string \"dpll\", not a list of strings"),
+        ({"solvers": ["dpll", 3]}, "'solvers' is a list, not a list of strings"),
+        ({"instance": 5}, "'instance' is the number 5, not a string"),
+        ({"answer": "YES"}, "'answer' is the string \"YES\", not one of 'SAT', 'UNSAT' or null"),
+        ({"timeout": float("nan")}, "'timeout' is the number nan, not a number of seconds"),
+    ],
+)
+def test_resume_from_a_malformed_record_is_one_error_line(tmp_path, record, message):
+    sat = tmp_path / "sat.cnf"
+    sat.write_text(SAT_CNF)
+    base = {
+        "instance": str(sat), "path": str(sat), "solvers": ["dpll:cdcl", "minisat22"],
+        "verdict": "agree", "answer": "SAT",
+        "runs": {"dpll:cdcl": {"status": "SAT", "seconds": 0.1, "outcome": "agree"}},
+    }  # fmt: skip
+    log = tmp_path / "old.jsonl"
+    good = json.dumps({**base, "path": str(tmp_path / "other.cnf")})
+    log.write_text(good + "\n" + json.dumps({**base, **record}) + "\n")
+    result = invoke("crosscheck", str(sat), "--json", str(log), "--resume")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {log}:2: {message}")
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+    # the well-formed record resumes
+    log.write_text(json.dumps(base) + "\n")
+    result = invoke("crosscheck", str(sat), "--json", str(log), "--resume")
+    assert result.exit_code == 0 and "resuming: 1 of 1 already recorded" in result.stderr
+
+
+def test_a_log_that_is_not_utf8_is_one_error_line(tmp_path):
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    log = tmp_path / "old.jsonl"
+    log.write_bytes(b'{"instance": "\xff"}\n')
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--json", str(log), "--resume")
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {log}:1: not UTF-8 text (byte 0xff)\n"
+
+
+def test_the_maze_of_a_maze_cnf_from_stdin(tmp_path):
+    cnf = tmp_path / "small.cnf"
+    encoded = invoke("maze", "encode", str(SMALL_MAZE), "--to", "dimacs", "-o", str(cnf))
+    assert encoded.exit_code == 0
+    (tmp_path / "elsewhere").mkdir()
+    moved = tmp_path / "elsewhere" / "small.cnf"
+    cnf.rename(moved)  # no maze beside it: only stdin can give it
+    result = invoke("crosscheck", str(moved), "--maze", "-", "--json", "-",
+                    input=SMALL_MAZE.read_text())  # fmt: skip
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["kind"] == "maze-cnf" and record["runs"]["maze-search"]["outcome"] == "agree"
+    assert "the maze of this CNF is unknown" not in result.stderr
+    result = invoke("crosscheck", "-", "--maze", "-", input=moved.read_text())
+    assert result.exit_code == 2 and "cannot both read stdin" in result.stderr
+
+
+def test_a_dp_input_named_txt_is_not_tried_as_its_own_maze(tmp_path):
+    clauses = tmp_path / "small-clauses.txt"
+    assert invoke("maze", "encode", str(SMALL_MAZE), "-o", str(clauses)).exit_code == 0
+    result = invoke("crosscheck", str(clauses))
+    assert result.exit_code == 0, result.output
+    assert "not used" not in result.stderr
+    assert result.stderr == (
+        f"warning: {clauses}: the maze of this CNF is unknown: paths decoded, not validated\n"
+    )
+
+
+# -------------------------------------------------------- audit 12: fuzz and shrink options
+
+
+def test_fuzz_out_is_checked_before_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "run_fuzz", _nothing_may_run)
+    a_file = tmp_path / "out-is-a-file"
+    a_file.write_text("")
+    for out, message in ((a_file, "is not a folder"),
+                         (a_file / "sub", "cannot be created: Not a directory")):  # fmt: skip
+        result = invoke("fuzz", "--count", "2", "--out", str(out))
+        assert result.exit_code == 1
+        assert result.stderr == f"error: {out}: {message}\n"
+
+
+def test_fuzz_out_made_for_the_run_is_gone_when_nothing_failed(tmp_path):
+    out = tmp_path / "new" / "deeper"
+    result = invoke("fuzz", "--count", "2", "--max-vars", "20", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_fuzz_max_vars_is_a_bound_or_a_usage_error(tmp_path):
+    result = invoke("fuzz", "-n", "30", "--seed", "7", "--max-vars", "3", "--family", "ksat",
+                    "--family", "cnfuzz", "--json", "-")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == 30 and max(r["variables"] for r in records) <= 3
+    for args in (["--max-vars", "5"], ["--max-vars", "3", "--family", "maze"]):
+        result = invoke("fuzz", "-n", "1", *args)
+        assert result.exit_code == 2
+        assert "Invalid value for '--max-vars'" in result.stderr
+        assert "maze instances, which need at least 6" in result.stderr
+
+
+def test_fuzz_counts_a_repeated_family_once(tmp_path):
+    result = invoke("fuzz", "-n", "4", "--family", "cnfuzz", "--family", "cnfuzz",
+                    "--max-vars", "20")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("fuzz: 4 instances (cnfuzz 4) from seed 0;")
+
+
+def _counting_checks(monkeypatch):
+    import crosscheck.shrink as shrink
+
+    calls = []
+    real = shrink.check_instance
+
+    def counted(instance, options):
+        calls.append(len(instance.clauses))
+        return real(instance, options)
+
+    monkeypatch.setattr(shrink, "check_instance", counted)
+    return calls
+
+
+@pytest.mark.parametrize("budget", [1, 2, 3, 5, 8, 40])
+def test_shrink_spends_at_most_max_checks_and_says_how_many(
+    tmp_path, monkeypatch, unsat_with_five, budget
+):
+    source = tmp_path / "big.cnf"
+    clauses = [[i, -(i + 1), i + 2] for i in range(1, 20)]
+    source.write_text(
+        f"p cnf 21 {len(clauses)}\n" + "".join(f"{a} {b} {c} 0\n" for a, b, c in clauses)
+    )
+    calls = _counting_checks(monkeypatch)
+    result = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}",
+                    "--max-checks", str(budget))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert 1 <= len(calls) <= budget
+    word = "check" if len(calls) == 1 else "checks"
+    assert f" in {len(calls)} {word} (" in result.stdout
+    assert f" clauses in {len(calls)} {word} (" in (tmp_path / "big.min.cnf").read_text()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_shrink_shows_progress_on_a_terminal_unless_quiet(tmp_path, monkeypatch, unsat_with_five):
+    source = tmp_path / "s.cnf"
+    source.write_text("p cnf 5 3\n1 5 0\n-1 2 0\n2 3 0\n")
+    monkeypatch.setattr(cli, "_is_terminal", lambda stream: True)
+    result = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}")
+    assert result.exit_code == 0, result.output
+    assert f"\rshrinking {source}: 1 check, 3 -> 3 clauses" in result.stderr
+    assert result.stderr.endswith("\r\033[K") and "\r" not in result.stdout
+    result = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}", "-q")
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_progress_shows_any_status_and_throttles():
+    stream = _Terminal()
+    progress = cli._Progress(0, quiet=False, stream=stream)
+    progress.show("shrinking x: 1 check")
+    progress.show("shrinking x: 2 checks")  # within 0.1 s of the first: not drawn
+    progress.close()
+    text = stream.getvalue()
+    assert text.startswith("\rshrinking x: 1 check  ") and "2 checks" not in text
+    assert text.endswith("\r\033[K")
+    silent = _Terminal()
+    progress = cli._Progress(0, quiet=False, stream=silent)
+    progress.close()  # nothing drawn: nothing to clear
+    assert silent.getvalue() == ""
+
+
+def test_json_record_fields_are_documented_in_the_readme(tmp_path):
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## Cross-checking") : readme.index("## Fuzzing")]
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    record = json.loads(invoke("crosscheck", str(tmp_path / "sat.cnf"), "--json", "-").stdout)
+    fields = set(record) | {"error", "notes", "seed", "encoding"}
+    fields |= {key for run in record["runs"].values() for key in run} | {"proof", "path"}
+    missing = sorted(name for name in fields if f"`{name}`" not in section)
+    assert missing == []

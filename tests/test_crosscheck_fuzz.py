@@ -177,3 +177,42 @@ def test_fuzz_cli_reports_a_failure_with_its_reproduce_line(tmp_path):
     reproduce = next(line for line in lines if line.startswith("  reproduce: "))
     assert reproduce.startswith(f"  reproduce: satkit crosscheck {out}/ksat-")
     assert reproduce.endswith(".min.cnf --solvers minisat22,test:flip-1")
+
+
+FUZZ_FLIP = ["fuzz", "-n", "6", "--family", "ksat", "--seed", "7", "--max-vars", "25",
+             "--solvers", "minisat22,test:flip-1"]  # fmt: skip
+
+
+def test_fuzz_shows_its_shrinking_on_a_terminal(tmp_path, monkeypatch):
+    import crosscheck.cli as cli
+
+    monkeypatch.setattr(cli, "_is_terminal", lambda stream: True)
+    result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    fails = [line for line in result.stdout.splitlines() if line.startswith("FAIL ")]
+    label = fails[0].split(":")[0].removeprefix("FAIL ")
+    assert f"\rshrinking {label} (1 of {len(fails)}): 1 check, " in result.stderr
+    assert "\r" not in result.stdout
+    quiet = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(tmp_path / "q"), "--quiet"])
+    assert "shrinking" not in quiet.stderr
+
+
+def test_ctrl_c_while_fuzz_shrinks_still_saves_and_reports_every_failure(tmp_path, monkeypatch):
+    import crosscheck.fuzz as fuzz
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fuzz, "shrink_instance", interrupted)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "Aborted" not in result.output
+    assert "interrupted: shrinking stopped; the failures are saved unshrunk" in result.stderr
+    lines = result.stdout.splitlines()
+    fails = [i for i, line in enumerate(lines) if line.startswith("FAIL ksat seed ")]
+    assert len(fails) >= 2  # every failure reported, not only the one being shrunk
+    for i in fails:
+        assert lines[i + 1].startswith("  saved: ") and lines[i + 2].startswith("  reproduce: ")
+        assert lines[i + 2].startswith("  reproduce: satkit fuzz --family ksat --seed ")
+    assert len(list(out.glob("ksat-*.cnf"))) == len(fails)

@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crosscheck.generators import MAX_CLAUSE, cnfuzz, random_ksat, random_maze
+from crosscheck.generators import (
+    MAX_CLAUSE,
+    MAZE_MIN_ATOMS,
+    MIN_VARS,
+    cnfuzz,
+    random_ksat,
+    random_maze,
+)
 from formats.dimacs import dimacs_text, parse_dimacs
 
 seeds = st.integers(0, 10**9)
@@ -41,7 +48,7 @@ def test_ksat_is_uniform_and_near_the_threshold(seed, max_vars):
     assert formula == random_ksat(seed, max_vars)
     k = len(formula.clauses[0])
     assert k in (2, 3, 4) and all(len(clause) == k for clause in formula.clauses)
-    assert formula.nvars <= max(max_vars, k)
+    assert k <= max_vars and formula.nvars <= max_vars
     ratio = len(formula.clauses) / formula.nvars
     low, high = {2: (0.8, 1.2), 3: (3.8, 4.7), 4: (9.0, 10.8)}[k]
     assert low - 0.5 <= ratio <= high + 0.5  # rounding of m on small n
@@ -53,14 +60,26 @@ def test_seed_comment_survives_dimacs():
     assert parse_dimacs(text).clauses == cnfuzz(42, 30).clauses
 
 
-@pytest.mark.parametrize("max_vars", [8, 40, 200])
+@pytest.mark.parametrize("max_vars", [MAZE_MIN_ATOMS, 7, 8, 40, 200])
 def test_random_mazes_fit_the_bound(max_vars):
     for seed in range(40):
         maze, encoding = random_maze(seed, max_vars)
         atoms = (len(maze.nodes) + len(maze.treasures)) * (maze.steps + 1)
-        assert atoms <= max(max_vars, 8) or maze.steps == 1
+        assert atoms <= max_vars
         assert encoding == ("assignment", "compact")[seed % 2]
         assert maze == random_maze(seed, max_vars)[0]
+
+
+@pytest.mark.parametrize("max_vars", [2, 3, 4, 5])
+def test_small_bounds_are_bounds(max_vars):
+    """--max-vars 3 once gave 4-SAT over 4 variables and mazes of 8 atoms."""
+    for seed in range(200):
+        if max_vars >= MIN_VARS["cnfuzz"]:
+            assert cnfuzz(seed, max_vars).nvars <= max_vars
+        formula = random_ksat(seed, max_vars)
+        assert formula.nvars <= max_vars
+        assert all(len(set(map(abs, clause))) == len(clause) for clause in formula.clauses)
+    assert max(MIN_VARS.values()) == MIN_VARS["maze"] == MAZE_MIN_ATOMS
 
 
 def test_families_mix_sat_and_unsat():
