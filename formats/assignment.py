@@ -36,6 +36,8 @@ Two limits of the format, decided here:
 
 from __future__ import annotations
 
+import io
+
 import os
 import re
 from collections.abc import Iterable
@@ -73,10 +75,12 @@ class DPOutput:
 
 
 def _lines(text: str) -> list[str]:
-    """Lines with their line ends kept (BOM dropped)."""
+    """Lines with their line ends kept (BOM dropped). A line ends only at ``\n``, ``\r\n``
+    or ``\r``, as for every other reader of these files (``str.splitlines`` would also end
+    one at a form feed, a vertical tab or U+2028, and split a clause in two)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.splitlines(keepends=True)
+    return io.StringIO(text, newline="").readlines()
 
 
 def _separator_index(lines: list[str]) -> int | None:

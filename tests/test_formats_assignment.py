@@ -42,6 +42,15 @@ def test_crlf_bom_trailing_blanks_and_right_aligned_numbers():
     assert formula.back_matter == "  1 At(START,0)\r\n 12 Has(GOLD,3)  \r\n"
 
 
+@pytest.mark.parametrize("blank", ["\f", "\v", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_a_line_ends_only_at_lf_crlf_or_cr(blank):
+    # str.splitlines also ends a line at these: one clause would become two (SAT -> UNSAT)
+    formula = parse_dp_input(f"1{blank}-1\n0{blank}\nkey{blank}x\n")
+    assert formula.clauses == [[1, -1]]  # inside a line, the character is a blank
+    assert formula.back_matter == f"key{blank}x\n"
+    assert parse_dp_input("1 2\r0\rkey\r").back_matter == "key\r"
+
+
 def test_back_matter_kept_exactly_blank_lines_free_text_and_no_final_newline():
     back = "1 P\n\n   \nfree text: 0 is just a word here\n0\n\n2 Q"
     formula = parse_dp_input("1 -2\n0\n" + back)
