@@ -81,6 +81,12 @@ def _declared_vars(formula: Any) -> int:
     return 0
 
 
+MAX_VARIABLE = 2**31 - 1
+"""The largest variable number (DIMACS readers and MiniSat's 32-bit literals alike)."""
+_VARIABLE_BYTES = 400
+"""About the most memory an engine takes per variable (cdcl's peak: 288-420 bytes)."""
+
+
 def _literal(value: Any) -> int:
     """An integer literal from an int-like value (numpy ints included); not a bool."""
     if isinstance(value, bool):
@@ -318,10 +324,30 @@ class Solver:
         return batch
 
     def _grow(self, nvars: int) -> None:
-        """Make variables 1..nvars known to the solver and its engine."""
-        if nvars > self._nvars:
-            self._nvars = nvars
-            self._live().ensure_vars(nvars)
+        """Make variables 1..nvars known to the solver and its engine.
+
+        Raises ValueError above `MAX_VARIABLE`, and MemoryError, before anything
+        changes, when the memory the new variables need cannot be had (a probe of that
+        size is allocated first: it fails where ``ulimit -v`` would fail the engine
+        half-way, leaving it with more variables than arrays).
+        """
+        if nvars <= self._nvars:
+            return
+        if nvars > MAX_VARIABLE:
+            raise ValueError(
+                f"literal {nvars} exceeds the largest variable number {MAX_VARIABLE} (2^31-1)"
+            )
+        need = (nvars - self._nvars) * _VARIABLE_BYTES
+        try:
+            probe = bytearray(need)  # calloc'd: no page is touched
+        except MemoryError:
+            raise MemoryError(
+                f"{nvars:,} variables need about {need / 1e9:,.1f} GB, more than this "
+                "process can allocate"
+            ) from None
+        del probe
+        self._live().ensure_vars(nvars)
+        self._nvars = nvars
 
     def _top_level_ok(self) -> bool:
         return bool(getattr(self._live(), "ok", True))

@@ -37,7 +37,6 @@ Two limits of the format, decided here:
 from __future__ import annotations
 
 import io
-
 import os
 import re
 from collections.abc import Iterable

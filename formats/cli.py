@@ -102,17 +102,28 @@ def report_errors(func: F) -> F:
         except OSError as exc:
             where = getattr(exc, "filename", None) or "<output>"
             fail(f"{where}: {exc.strerror or exc}")
+        except MemoryError as exc:  # past the size checks: a process memory limit, say
+            detail = f": {exc}" if str(exc) else ""
+            fail(f"out of memory{detail} (this process may not use more; try a smaller input)")
         return None
 
     return wrapper  # type: ignore[return-value]
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available now (Linux ``MemAvailable``), or None when unknown.
+    """Bytes of memory this process can still get (None when unknown): the least of
+    Linux's ``MemAvailable``, what the address-space limit (``ulimit -v``) leaves, and
+    what the cgroup's ``memory.max`` (a container's limit) leaves.
 
     Commands compare it with a lower bound of what an input needs, to refuse a size
     that cannot fit with one error line instead of a MemoryError or the OOM killer.
     """
+    limits = [_meminfo_available(), _address_space_left(), _cgroup_left()]
+    known = [limit for limit in limits if limit is not None]
+    return min(known) if known else None
+
+
+def _meminfo_available() -> int | None:
     try:
         with open("/proc/meminfo") as meminfo:
             for line in meminfo:
@@ -121,6 +132,36 @@ def available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def _address_space_left() -> int | None:
+    """The ``RLIMIT_AS`` soft limit minus this process's virtual size (None: no limit)."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return max(0, soft - int(line.split()[1]) * 1024)
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_left() -> int | None:
+    """cgroup v2's ``memory.max`` minus ``memory.current`` (None: no limit, or no cgroup v2)."""
+    try:
+        with open("/sys/fs/cgroup/memory.max") as limit_file:
+            limit = limit_file.read().strip()
+        if limit == "max":
+            return None
+        with open("/sys/fs/cgroup/memory.current") as current_file:
+            return max(0, int(limit) - int(current_file.read().strip()))
+    except (OSError, ValueError):
+        return None
 
 
 def fail_if_short(

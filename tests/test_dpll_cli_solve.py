@@ -261,3 +261,33 @@ def test_a_variable_count_that_cannot_fit_is_one_error_line(
     monkeypatch.setattr(dpll.cli, "available_memory", lambda: None)  # unknown: no refusal
     small = write(tmp_path, "small.cnf", "p cnf 3 1\n3 0\n")
     assert CliRunner().invoke(main, ["solve", str(small)]).exit_code == 10
+
+
+def test_a_process_memory_limit_is_seen_and_a_memory_error_is_one_line(tmp_path: Path) -> None:
+    # under `ulimit -v` (a container's limit, a batch system's) the size check sees the
+    # limit, and a MemoryError past the checks is one error line, not a traceback
+    big = write(tmp_path, "v7.cnf", "p cnf 10000000 1\n1 0\n")
+    script = (
+        "import resource, sys; "
+        "resource.setrlimit(resource.RLIMIT_AS, (2 * 10**9, resource.RLIM_INFINITY)); "
+        "from satkit import main; sys.argv = ['satkit', 'solve', '-q', sys.argv[1]]; main()"
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", script, str(big)], capture_output=True, text=True, timeout=120
+    )
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert process.stderr.startswith(f"error: {big}: 10,000,000 variables"), process.stderr
+
+
+def test_memory_error_past_the_checks_is_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dpll.cli
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(dpll.cli.Solver, "append_formula", no_memory)
+    result = run([str(write(tmp_path, "sat.cnf", SATISFIABLE))])
+    assert result.exit_code == 1 and result.stderr.startswith("error: out of memory")
+    assert len(result.stderr.splitlines()) == 1

@@ -518,3 +518,26 @@ def test_set_phases_steers_the_first_model() -> None:
         assert s.solve() and s.get_model() == [-1, -2, 3]
     with Solver(mode="classic") as s, pytest.raises(NotImplementedError):
         s.set_phases([1])
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+def test_a_variable_beyond_2_31_is_refused_and_leaves_the_solver_as_it_was(mode):
+    solver = Solver(mode, bootstrap_with=[[1, 2]])
+    for bad in ([3, 2**31], [-(2**31)]):
+        with pytest.raises(ValueError, match="largest variable number 2147483647"):
+            solver.add_clause(bad)
+    with pytest.raises(ValueError, match="largest variable number"):
+        solver.append_formula([[1], [2**40]])
+    assert (solver.nof_vars(), solver.solve(), len(solver.get_model())) == (2, True, 2)
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+def test_variables_that_cannot_be_allocated_leave_the_solver_as_it_was(mode, monkeypatch):
+    # where `ulimit -v` would stop the engine's arrays half-grown, the probe fails first
+    import dpll.solver
+
+    solver = Solver(mode, bootstrap_with=[[1, 2]])
+    monkeypatch.setattr(dpll.solver, "_VARIABLE_BYTES", 1 << 50)  # no machine has that
+    with pytest.raises(MemoryError, match="3 variables need about"):
+        solver.add_clause([3])
+    assert (solver.nof_vars(), solver.solve(), len(solver.get_model())) == (2, True, 2)
