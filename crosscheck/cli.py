@@ -50,7 +50,7 @@ from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
-from formats.streams import check_output, read_bytes
+from formats.streams import check_output, is_stdout, read_bytes
 from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
@@ -85,7 +85,7 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     """``--plot FILE``: its suffix must name a picture format (checked before anything runs)."""
     if value is None:
         return None
-    if value == "-":
+    if is_stdout(value):
         raise click.BadParameter(
             "the picture cannot go to stdout (it holds the summary): name a .png, .svg or .pdf file"
         )

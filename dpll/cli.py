@@ -18,7 +18,7 @@ from formats.cli import Seconds, available_memory, fail_if_short, print_warnings
 from formats.dimacs import read_dimacs
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
-from formats.streams import atomic_output, check_output, display_name
+from formats.streams import atomic_output, check_output, display_name, is_stdout
 
 EXIT_SAT = 10
 EXIT_UNSAT = 20
@@ -199,8 +199,10 @@ def solve(
             )
     if binary_proof and proof_path is None:
         raise click.UsageError("--binary-proof needs --proof FILE")
-    if proof_path == "-":
-        raise click.UsageError("--proof - would mix the proof with the answer on stdout")
+    if proof_path is not None and is_stdout(proof_path):
+        raise click.UsageError(
+            f"--proof {proof_path} would mix the proof with the answer on stdout"
+        )
     if proof_path is not None:
         check_output(proof_path, inputs=[input_path])  # now, not after an hour's solve
 

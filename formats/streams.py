@@ -277,6 +277,20 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return False
 
 
+def is_stdout(path: str | os.PathLike[str]) -> bool:
+    """True for ``-`` and for a path that names the file standard output already goes to
+    (``/dev/stdout``, or ``out.txt`` in ``cmd --proof out.txt > out.txt``): a second
+    output written there would be mixed into the first."""
+    if os.fspath(path) == STDIO:
+        return True
+    try:
+        given = os.fstat(sys.stdout.fileno())
+        other = os.stat(path)
+    except (AttributeError, ValueError, OSError):  # no real stdout, or no such file yet
+        return False
+    return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)
+
+
 def _is_stdin(path: str) -> bool:
     """True when standard input is a regular file and ``path`` names that same file
     (``cmd - -o FILE < FILE``: the input arrives as ``-`` but is FILE)."""
@@ -371,9 +385,13 @@ def atomic_output(
     folder = os.path.dirname(target)
     fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
     try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
+        try:  # a file replaced keeps its permissions (a private 0600 file stays private)
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:  # a new file: what open() would give it
+            mask = os.umask(0)
+            os.umask(mask)
+            mode = 0o666 & ~mask
+        os.fchmod(fd, mode)
         if binary:
             handle: IO = os.fdopen(fd, "wb")
         else:

@@ -17,6 +17,7 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
 from formats.cli import fail, report_errors
 from formats.dimacs import write_dimacs
+from formats.streams import is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle
@@ -116,8 +117,10 @@ def _run(
     as_json: bool,
     quiet: bool,
 ) -> None:
-    if cnf_path == "-":
-        raise click.UsageError("--cnf - would mix the CNF with the answer on stdout; name a file")
+    if cnf_path is not None and is_stdout(cnf_path):
+        raise click.UsageError(
+            f"--cnf {cnf_path} would mix the CNF with the answer on stdout; name another file"
+        )
     if names and cnf_path is None:
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
     if mode == "classic" and heuristic is None:

@@ -291,3 +291,19 @@ def test_memory_error_past_the_checks_is_one_error_line(
     result = run([str(write(tmp_path, "sat.cnf", SATISFIABLE))])
     assert result.exit_code == 1 and result.stderr.startswith("error: out of memory")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_proof_into_the_file_stdout_goes_to_is_a_usage_error(tmp_path: Path) -> None:
+    # `--proof -` is refused; so is the same file by another name: both writers would
+    # overwrite each other (the proof from offset 0, the answer at its own offset)
+    unsat = write(tmp_path, "unsat.cnf", "p cnf 1 2\n1 0\n-1 0\n")
+    out = tmp_path / "out.txt"
+    for proof in ("/dev/stdout", str(out)):
+        with out.open("w") as stdout:
+            process = subprocess.run(
+                [sys.executable, "-c", "from satkit import main; main()", "solve", "-q",
+                 "--proof", proof, str(unsat)],
+                stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120,
+            )  # fmt: skip
+        assert process.returncode == 2 and "would mix the proof" in process.stderr
+        assert out.read_text() == ""

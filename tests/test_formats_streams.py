@@ -205,6 +205,15 @@ def test_atomic_output_honours_the_umask(tmp_path):
     assert stat.S_IMODE(os.stat(tmp_path / "m.txt").st_mode) == 0o640
 
 
+@pytest.mark.parametrize("mode", [0o600, 0o755, 0o444])
+def test_a_replaced_file_keeps_its_permissions(tmp_path, mode):
+    target = tmp_path / "private.txt"
+    target.write_text("old")
+    target.chmod(mode)
+    write_text_atomic(target, "new")  # (root may replace a read-only file)
+    assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == mode
+
+
 def test_atomic_output_binary(tmp_path):
     with atomic_output(tmp_path / "b.bin", binary=True) as handle:
         handle.write(b"\x00\x01")
