@@ -110,6 +110,38 @@ def _interrupt_on_sigint(solver: Solver) -> Iterator[list[int]]:
             signal.signal(sig, old)
 
 
+class _DeadlineReached(Exception):
+    """--timeout ran out while the input was read or loaded (raised by `_alarm`)."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float | None) -> Iterator[None]:
+    """Raise `_DeadlineReached` in the block once ``seconds`` have passed (None: never).
+
+    Reading and loading a big file take seconds before the solver's own deadline
+    starts to count; a timer signal stops them too. Outside the main thread, or where
+    there is no SIGALRM, the block runs without it.
+    """
+    if seconds is None or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def ring(_signum: int, _frame: Any) -> None:
+        raise _DeadlineReached
+
+    try:
+        previous = signal.signal(signal.SIGALRM, ring)
+    except ValueError:  # not the main thread
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _statistics(solver: Solver, seconds: float) -> list[str]:
     stats = solver.accum_stats()
     lines = [f"{key}: {value}" for key, value in stats.items()]
@@ -149,7 +181,8 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     type=click.IntRange(min=0),
     metavar="N",
     default=None,
-    help="Give up after N conflicts: 's UNKNOWN', exit 0.",
+    help="Give up after N conflicts: 's UNKNOWN', exit 0 (0: only what unit propagation "
+    "decides).",
 )
 @click.option(
     "--proof",
@@ -206,22 +239,29 @@ def solve(
     if proof_path is not None:
         check_output(proof_path, inputs=[input_path])  # now, not after an hour's solve
 
-    try:
-        formula = read_dimacs(input_path, strict=strict)
-    except KeyboardInterrupt:
-        click.echo(competition_text(SolverResult("UNKNOWN", comments=["interrupted"])), nl=False)
+    def give_up_while_loading(why: str) -> None:
+        comments = [why] if show_stats else []
+        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
         sys.exit(EXIT_UNKNOWN)
-    print_warnings(formula.warnings, quiet=not show_stats)
-    _refuse_if_too_big(input_path, formula, mode)
 
     solver = Solver(mode=mode, heuristic=heuristic, seed=seed, with_proof=proof_path is not None)
+    try:
+        with _alarm(None if timeout is None else timeout - (time.monotonic() - started)):
+            formula = read_dimacs(input_path, strict=strict)
+            print_warnings(formula.warnings, quiet=not show_stats)
+            _refuse_if_too_big(input_path, formula, mode)
+            solver.append_formula(formula)
+            del formula  # the engine holds what it needs: a big formula is not kept twice
+    except KeyboardInterrupt:
+        give_up_while_loading("interrupted")
+    except _DeadlineReached:
+        give_up_while_loading("stopped: limit reached (--timeout) while reading")
+
     show_progress = show_stats and sys.stderr.isatty()
     answer: bool | None = None
     solve_start = time.monotonic()
     with _interrupt_on_sigint(solver) as presses:
         try:
-            solver.append_formula(formula)
-            del formula  # the engine holds what it needs: a big formula is not kept twice
             if show_stats:
                 heading = f"satkit solve, mode {mode}"
                 if heuristic:
@@ -234,8 +274,9 @@ def solve(
             if timeout is not None:
                 solver.time_budget(max(timeout - (time.monotonic() - started), 1e-9))
             solve_start = time.monotonic()
-            if conflicts == 0:
-                answer = None
+            if conflicts == 0:  # (a budget of 0 is no budget to PySAT): only what
+                # propagation at the top level decides, as CaDiCaL's -c 0 would
+                answer = None if solver.propagate()[0] else False
             elif show_progress:
                 with _Progress(solver):
                     answer = solver.solve_limited(expect_interrupt=True)

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import dratify
@@ -307,3 +308,40 @@ def test_a_proof_into_the_file_stdout_goes_to_is_a_usage_error(tmp_path: Path) -
             )  # fmt: skip
         assert process.returncode == 2 and "would mix the proof" in process.stderr
         assert out.read_text() == ""
+
+
+def test_timeout_covers_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dpll.cli
+
+    real_read = dpll.cli.read_dimacs
+
+    def slow_read(*args: object, **kwargs: object) -> object:
+        time.sleep(30)  # a huge file; the alarm interrupts the sleep
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(dpll.cli, "read_dimacs", slow_read)
+    path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
+    result = run([path, "--timeout", "0.2"])
+    assert result.exit_code == 0
+    assert result.stdout == "c stopped: limit reached (--timeout) while reading\ns UNKNOWN\n"
+    assert run([path, "--timeout", "0.2", "-q"]).stdout == "s UNKNOWN\n"
+
+
+def test_quiet_interrupt_while_reading_prints_only_the_s_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dpll.cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dpll.cli, "read_dimacs", interrupted)
+    path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
+    assert run([path, "-q"]).stdout == "s UNKNOWN\n"
+    assert run([path]).stdout == "c interrupted\ns UNKNOWN\n"
+
+
+def test_no_conflicts_allowed_still_answers_what_propagation_decides(tmp_path: Path) -> None:
+    refuted = str(write(tmp_path, "u.cnf", "p cnf 2 3\n1 0\n-1 2 0\n-2 0\n"))
+    result = run([refuted, "--conflicts", "0", "-q"])
+    assert (result.exit_code, result.stdout) == (20, "s UNSATISFIABLE\n")
