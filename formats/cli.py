@@ -16,6 +16,7 @@ from formats.assignment import EmptyClauseError, write_dp_input
 from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
 from formats.errors import FormatError, FormatWarning
+from formats.formula import Formula
 from formats.statistics import formula_stats
 from formats.streams import check_output, display_name
 
@@ -228,9 +229,10 @@ def convert(
 
     The DP format's back matter rides through DIMACS as `c back-matter "…"`
     comment lines (one JSON string per line), so DP -> DIMACS -> DP gives back
-    the same clauses and the same back matter byte for byte. A formula with an
-    empty clause cannot be written in the DP format (error, exit 1, naming the
-    clause's line when the input is a file).
+    the same clauses and the same back matter byte for byte. DIMACS 'c var N NAME'
+    names become the DP key (back matter lines 'N NAME'). A formula with an empty
+    clause cannot be written in the DP format (error, exit 1, naming the clause's
+    line when the input is a file).
     """
     check_output(output, inputs=[input_path])
     fmt = None if source == "auto" else source
@@ -240,6 +242,8 @@ def convert(
     if target == "dimacs":
         write_dimacs(formula, output, inputs=[input_path])
         return
+    if kind == "dimacs":
+        print_warnings(_for_the_dp_format(formula, display_name(input_path)), quiet)
     try:
         write_dp_input(formula, output, inputs=[input_path], source=display_name(input_path))
     except EmptyClauseError as exc:
@@ -248,6 +252,33 @@ def convert(
         if line is None:
             raise
         raise FormatError(exc.file, line, exc.message) from None
+
+
+def _for_the_dp_format(formula: Formula, name: str) -> list[FormatWarning]:
+    """Fit a DIMACS formula's extras to the DP format, which has no header and no names.
+
+    ``c var N NAME`` names become the key in the back matter (``N NAME`` lines, as the
+    assignment's front end writes them and ``maze decode`` reads them) when there is no
+    back matter already; otherwise, and for declared variables no clause uses, the
+    returned warnings say what is lost.
+    """
+    warnings = []
+    if formula.names and not formula.back_matter:
+        formula.back_matter = "".join(f"{v} {formula.names[v]}\n" for v in sorted(formula.names))
+    elif formula.names:
+        warnings.append(FormatWarning(
+            name, None, "the 'c var' names are not written: the DP back matter is already "
+            "taken by the 'c back-matter' lines"))  # fmt: skip
+    used = max((abs(lit) for clause in formula.clauses for lit in clause), default=0)
+    if formula.nvars > used:
+        unused = (
+            f"variable {used + 1} is" if formula.nvars == used + 1
+            else f"variables {used + 1}..{formula.nvars} are"
+        )  # fmt: skip
+        warnings.append(FormatWarning(
+            name, None, f"the DP format has no header: {unused} declared but in no clause, "
+            "and not written"))  # fmt: skip
+    return warnings
 
 
 @click.command()

@@ -76,6 +76,20 @@ def test_dimacs_to_dp_to_dimacs_keeps_the_clauses(tmp_path):
     assert parse_dimacs(cnf.read_text(), strict=True).clauses == [[1, -5], [2, 3], [-4]]
 
 
+def test_dimacs_names_become_the_dp_key_and_unused_declared_variables_are_named(tmp_path):
+    source = tmp_path / "named.cnf"
+    source.write_text("c var 1 At(A,0)\nc var 2 At(B,0)\np cnf 4 2\n1 2 0\n-1 0\n")
+    result = run(convert, [source])
+    assert result.exit_code == 0
+    assert result.stdout == "1 2\n-1\n0\n1 At(A,0)\n2 At(B,0)\n"
+    assert "variables 3..4 are declared but in no clause" in result.stderr
+    # names and back matter both: the back matter wins, and the names' loss is said
+    both = tmp_path / "both.cnf"
+    both.write_text('c var 1 x\nc back-matter "key\\n"\np cnf 1 1\n1 0\n')
+    result = run(convert, [both])
+    assert result.stdout == "1\n0\nkey\n" and "'c var' names are not written" in result.stderr
+
+
 def test_to_and_from_options(tmp_path):
     bare = tmp_path / "bare.cnf"
     bare.write_text("1 -2\n0\n")  # detected as DP input (no 0 at the end of a clause line)
