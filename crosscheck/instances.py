@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from formats.assignment import parse_dp_input
+from formats.assignment import parse_dp_input, read_dp_text
 from formats.detect import detect_format, named_dimacs
 from formats.dimacs import parse_dimacs
 from formats.errors import FormatError
@@ -254,7 +254,7 @@ def load_instance(
         formula = parse_dimacs(data, name, strict=strict)
         key = _named_key(formula.names, name)
     else:
-        formula = parse_dp_input(decode_text(data, name), name)
+        formula = parse_dp_input(read_dp_text(data, name), name)
         key = None
     if key is None and formula.back_matter:
         parsed = parse_key(formula.back_matter, name)

@@ -45,7 +45,14 @@ from dataclasses import dataclass
 from formats.dimacs import MAX_VARIABLES, beyond_max_message, literal_value
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import atomic_output, display_name, read_text
+from formats.streams import (
+    atomic_output,
+    bad_byte,
+    decode_text,
+    display_name,
+    read_bytes,
+    read_text,
+)
 
 _SIGNED_NUMBER = re.compile(r"-?[0-9]+")
 
@@ -94,7 +101,8 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
     """Parse DP input: clause lines, a line ``0``, then back matter (kept byte for byte).
 
     Raises FormatError for a token that is not a signed atom number, a ``0``
-    inside a clause line, or a missing ``0`` line.
+    inside a clause line, or a missing ``0`` line. Bytes that are not UTF-8, kept by
+    `read_dp_text` in the back matter, give a warning and are written back as they were.
     """
     lines = _lines(text)
     separator = _separator_index(lines)
@@ -134,6 +142,12 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             high = top
     formula.nvars = high
     formula.back_matter = "".join(lines[separator + 1 :])
+    kept = bad_byte(formula.back_matter)
+    if kept is not None:
+        at = separator + 2 + formula.back_matter.count("\n", 0, kept[0])
+        formula.warnings.append(FormatWarning(
+            name, at, f"the back matter is not UTF-8 text (byte 0x{kept[1]:02x}): it is "
+            "copied byte for byte"))  # fmt: skip
     return formula
 
 
@@ -154,8 +168,15 @@ def _is_int(token: str) -> bool:
 
 
 def read_dp_input(path: str | os.PathLike[str]) -> Formula:
-    """Read a DP input file (``-`` for stdin)."""
-    return parse_dp_input(read_text(path), display_name(path))
+    """Read a DP input file (``-`` for stdin). Bytes that are not UTF-8 are kept (see
+    `parse_dp_input`): the back matter is copied byte for byte, whatever its encoding."""
+    return parse_dp_input(read_dp_text(read_bytes(path), display_name(path)), display_name(path))
+
+
+def read_dp_text(data: bytes, name: str) -> str:
+    """A DP file's text, bytes that are not UTF-8 kept (the clause part must be digits
+    anyway; its tokens are errors there with their line)."""
+    return decode_text(data, name, keep_bad_bytes=True)
 
 
 def dp_input_text(formula: Formula, source: str = "<formula>") -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from formats.assignment import parse_dp_input
+from formats.assignment import parse_dp_input, read_dp_text
 from formats.dimacs import parse_dimacs
 from formats.formula import Formula
-from formats.streams import decode_text, display_name, read_bytes
+from formats.streams import display_name, read_bytes
 
 FORMATS = ("dimacs", "assignment")
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
@@ -67,4 +67,4 @@ def read_formula(
         raise ValueError(f"unknown format {kind!r}; expected one of {FORMATS}")
     if kind == "dimacs":
         return parse_dimacs(data, name, strict=strict), kind
-    return parse_dp_input(decode_text(data, name), name), kind
+    return parse_dp_input(read_dp_text(data, name), name), kind

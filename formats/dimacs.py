@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import io
 import json
 import os
 import re
@@ -591,8 +592,11 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
     for var in sorted(formula.names):
         yield f"c {NAME_PREFIX}{var} {formula.names[var]}\n"
     if formula.back_matter:
-        for piece in formula.back_matter.splitlines(keepends=True):
-            yield f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=False)}\n"
+        for piece in io.StringIO(formula.back_matter, newline="").readlines():
+            # a byte that is not UTF-8 (kept as a lone surrogate) goes as a \udcXX escape,
+            # which reads back as the same byte: the comment line itself stays UTF-8
+            kept = any("\udc80" <= char <= "\udcff" for char in piece)
+            yield f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=kept)}\n"
     yield f"p cnf {max(formula.nvars, formula.max_var)} {len(formula.clauses)}\n"
     for clause in formula.clauses:
         yield format_clause(clause) + "\n"

@@ -244,22 +244,36 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
-def decode_text(data: bytes, name: str) -> str:
+def decode_text(data: bytes, name: str, *, keep_bad_bytes: bool = False) -> str:
     """UTF-8 text without a leading BOM; undecodable or binary data is a FormatError.
 
     Line ends are left as they are (CRLF stays CRLF) so that readers that must
-    reproduce text byte for byte can.
+    reproduce text byte for byte can. With ``keep_bad_bytes``, bytes that are not
+    UTF-8 (a key written in cp1252, say) become lone surrogates (``surrogateescape``)
+    instead of an error: the caller says where they are (`bad_byte`), and
+    `atomic_output` writes them back as the same bytes.
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     nul = data.find(b"\x00")
     if nul >= 0:
         raise FormatError(name, data.count(b"\n", 0, nul) + 1, "binary data (NUL byte), not text")
+    if keep_bad_bytes:
+        return data.decode("utf-8", "surrogateescape")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FormatError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
+def bad_byte(text: str) -> tuple[int, int] | None:
+    """Where `decode_text` kept a byte that is not UTF-8: (index in ``text``, the byte),
+    or None."""
+    for index, char in enumerate(text):
+        if "\udc80" <= char <= "\udcff":
+            return index, ord(char) - 0xDC00
+    return None
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
@@ -372,12 +386,13 @@ def atomic_output(
     """
     target = os.fspath(path)
     if target == STDIO:
-        stream = sys.stdout.buffer if binary else sys.stdout
+        stream = sys.stdout.buffer if binary else _stdout_text()
         yield stream
         stream.flush()
         return
+    text_options = {"encoding": "utf-8", "errors": "surrogateescape", "newline": newline}
     if _checked_target(target, inputs):
-        text = {} if binary else {"encoding": "utf-8", "newline": newline}
+        text = {} if binary else text_options
         with open(target, "wb" if binary else "w", **text) as special:  # type: ignore[call-overload]
             yield special
         return
@@ -395,7 +410,7 @@ def atomic_output(
         if binary:
             handle: IO = os.fdopen(fd, "wb")
         else:
-            handle = os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+            handle = os.fdopen(fd, "w", **text_options)
         with handle:
             yield handle
         os.replace(temp, target)
@@ -403,6 +418,28 @@ def atomic_output(
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+class _SurrogateSafeStdout:
+    """Standard output for text that may hold bytes `decode_text` kept: written as those
+    bytes, where ``sys.stdout`` would refuse them (its errors handler is strict)."""
+
+    def __init__(self, buffer: IO[bytes]) -> None:
+        self.buffer = buffer
+
+    def write(self, text: str) -> int:
+        sys.stdout.flush()  # what was printed before comes first
+        self.buffer.write(text.encode("utf-8", "surrogateescape"))
+        return len(text)
+
+    def flush(self) -> None:
+        self.buffer.flush()
+
+
+def _stdout_text() -> IO[str]:
+    """``sys.stdout``, or when it has a byte buffer, a writer that keeps kept bytes."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    return sys.stdout if buffer is None else _SurrogateSafeStdout(buffer)  # type: ignore[return-value]
 
 
 def write_text_atomic(

@@ -126,10 +126,12 @@ def test_read_dp_input_from_a_gzip_file_with_a_misleading_name(tmp_path):
 
 def test_read_dp_input_invalid_utf8_and_binary(tmp_path):
     path = tmp_path / "bad.txt"
-    path.write_bytes(b"1 2\n0\n\xff\xfe key\n")
-    with pytest.raises(FormatError) as info:
-        read_dp_input(path)
-    assert (info.value.line, info.value.message) == (3, "not UTF-8 text (byte 0xff)")
+    path.write_bytes(b"1 2\n0\nok\n\xff\xfe key\n")  # kept (a warning), written back as is
+    formula = read_dp_input(path)
+    assert formula.back_matter.encode("utf-8", "surrogateescape") == b"ok\n\xff\xfe key\n"
+    assert [(w.line, w.message) for w in formula.warnings] == [
+        (4, "the back matter is not UTF-8 text (byte 0xff): it is copied byte for byte")
+    ]
     path.write_bytes(b"1 2\n\x00\x01\n0\n")
     with pytest.raises(FormatError) as info:
         read_dp_input(path)

@@ -326,7 +326,7 @@ BAD_INPUTS = [
     ("dp-letters", b"1 2\nP Q -R\n0\nkey\n", [], 2, "expected a signed atom number, found 'P'"),
     ("dp-zero-in-clause", b"1 0 2\n0\n", [], 1, "0 inside a clause line"),
     ("dp-minus-zero", b"1 2\n-0 3\n0\n", [], 2, "0 inside a clause line"),
-    ("dp-bad-utf8-back-matter", b"1 2\n0\nk\xff\n", [], 3, "not UTF-8"),
+    ("dp-bad-utf8-clause", b"1 2\nx\xff\n0\nk\xff\n", [], 2, "expected a signed atom number"),
     ("dp-output-given", b"1 T\n2 F\n0\nkey\n", [], 1, "expected a signed atom number, found 'T'"),
     ("dp-forced-on-dimacs", b"p cnf 1 1\n1 0\n0\n", ["--from", "assignment"], 1, "found 'p'"),
     ("dp-forced-no-zero-line", b"p cnf 1 1\n1 0\n", ["--from", "assignment"], 2, "no line '0'"),
@@ -580,3 +580,27 @@ def test_real_process_truncated_gzip_names_the_line_where_the_data_ends(tmp_path
         assert result.stderr.decode().startswith(
             f"error: {source}:{line}: gzip data is truncated or corrupt"
         )
+
+
+def test_a_back_matter_that_is_not_utf8_is_copied_byte_for_byte(tmp_path):
+    # a key written in cp1252 (a Windows program's): dp and convert copy its bytes
+    from dpll.cli import dp as dp_command
+
+    source = tmp_path / "lat.txt"
+    source.write_bytes(b"1 2\n0\nCaf\xe9 1\n")
+    result = CliRunner().invoke(dp_command, [str(source)])
+    assert result.exit_code == 0 and result.stdout_bytes == b"1 T\n2 T\n0\nCaf\xe9 1\n"
+    assert "lat.txt:3: the back matter is not UTF-8 text (byte 0xe9)" in result.stderr
+    out = tmp_path / "lat.out"
+    assert CliRunner().invoke(dp_command, [str(source), "-o", str(out)]).exit_code == 0
+    assert out.read_bytes() == b"1 T\n2 T\n0\nCaf\xe9 1\n"
+    cnf, back = tmp_path / "lat.cnf", tmp_path / "back.txt"
+    assert run(convert, [source, "-o", cnf]).exit_code == 0
+    assert cnf.read_bytes().decode("utf-8").startswith('c back-matter "Caf\\udce9 1\\n"')
+    assert run(convert, [cnf, "-o", back]).exit_code == 0
+    assert back.read_bytes() == source.read_bytes()
+    # in the clause part such a byte is still an error, with its line
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"1 2\nx\xe9\n0\n")
+    result = CliRunner().invoke(dp_command, [str(bad)])
+    assert result.exit_code == 1 and "bad.txt:2: expected a signed atom number" in result.stderr
