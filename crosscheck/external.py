@@ -165,8 +165,9 @@ def run_program(
             argv.append(result_path)
         started = time.perf_counter()
         # output goes to files, not pipes: the run ends when the program exits, even if
-        # a child it left behind still holds its output; its own session (process
-        # group) lets every process it started be killed with it
+        # a child it left behind still holds its output. The program stays in satkit's
+        # process group, so what kills satkit's group (a terminal's hangup or Ctrl-C,
+        # `timeout -s KILL`, a crosscheck worker's death) kills it too.
         with (
             open(os.path.join(folder, "stdout"), "w+b") as out_file,
             open(os.path.join(folder, "stderr"), "w+b") as err_file,
@@ -178,7 +179,6 @@ def run_program(
                         stdin=subprocess.DEVNULL,
                         stdout=subprocess.DEVNULL if style == "result-file" else out_file,
                         stderr=err_file,
-                        start_new_session=True,
                     )
             except OSError as exc:
                 return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
@@ -205,7 +205,6 @@ def run_program(
                 if killer is not None:
                     with killer.lock:
                         killer.process = None
-                _kill_group(process)  # whatever it started and left running
             out_file.seek(0)
             out = out_file.read()
             err_file.seek(0)
@@ -266,7 +265,8 @@ def _signals_held() -> Iterator[list[int]]:
     previous = {}
     for number in (signal.SIGINT, signal.SIGTERM):
         handler = signal.getsignal(number)
-        if handler is not None:  # None: set outside Python, could not be put back
+        # None: set outside Python (could not be put back); SIG_IGN: nothing to hold
+        if handler is not None and handler != signal.SIG_IGN:
             previous[number] = signal.signal(number, lambda signum, _: caught.append(signum))
     try:
         yield caught
@@ -284,13 +284,6 @@ def _says_unknown(text: str) -> bool:
     return False
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill what is left of the process group ``process`` leads (it was started in a
-    session of its own): children a program left running when it exited."""
-    with contextlib.suppress(OSError):
-        os.killpg(process.pid, signal.SIGKILL)
-
-
 def kill_tree(process: subprocess.Popen[bytes]) -> None:
     """Kill a program and every process it started, and wait until they are dead.
 
@@ -306,8 +299,8 @@ def kill_descendants(pid: int) -> None:
     """Kill the process group that ``pid`` leads (when it leads one) and every process
     descended from ``pid``, with the groups they lead; wait until they are dead.
 
-    The programs `run_program` starts lead groups of their own (so that what they leave
-    behind can be killed); a crosscheck worker that is killed takes them with it here.
+    A crosscheck worker that is killed takes the programs it runs with it here, also
+    those that moved to a process group of their own.
     """
     try:
         family = psutil.Process(pid).children(recursive=True)

@@ -4,7 +4,7 @@ costs that task only.
 ``concurrent.futures`` gives up on the whole pool when one worker dies and
 ``multiprocessing.Pool`` hangs; batch cross-checking needs the opposite. Each
 worker runs in its own process group, and killing it also kills the solver
-processes it started (each in a group of its own) with everything they started.
+processes it started, with everything they started.
 Tasks are indices: the workers are forks of the caller and already hold
 whatever the indices refer to; only results are pickled.
 Where ``fork`` does not exist (Windows) the tasks run one after the other in
@@ -62,8 +62,8 @@ class _Worker:
 
 
 def _kill(worker: _Worker) -> None:
-    """Kill a worker, every process of its group, and the solvers it started (which
-    lead groups of their own: see `crosscheck.external.run_program`)."""
+    """Kill a worker, every process of its group, and every process descended from it
+    (also one that left the group)."""
     pid = worker.process.pid
     kill_descendants(pid)
     with contextlib.suppress(ProcessLookupError, PermissionError, OSError):

@@ -181,8 +181,8 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     type=click.IntRange(min=0),
     metavar="N",
     default=None,
-    help="Give up after N conflicts: 's UNKNOWN', exit 0 (0: only what unit propagation "
-    "decides).",
+    help="Give up after N conflicts: 's UNKNOWN', exit 0 (0, cdcl: UNSAT when unit "
+    "propagation refutes the formula, else UNKNOWN).",
 )
 @click.option(
     "--proof",
@@ -275,8 +275,9 @@ def solve(
                 solver.time_budget(max(timeout - (time.monotonic() - started), 1e-9))
             solve_start = time.monotonic()
             if conflicts == 0:  # (a budget of 0 is no budget to PySAT): only what
-                # propagation at the top level decides, as CaDiCaL's -c 0 would
-                answer = None if solver.propagate()[0] else False
+                # propagation at the top level decides (cdcl; classic has no propagate)
+                refuted = mode == "cdcl" and not solver.propagate()[0]
+                answer = False if refuted else None
             elif show_progress:
                 with _Progress(solver):
                     answer = solver.solve_limited(expect_interrupt=True)

@@ -339,7 +339,7 @@ class Solver:
             )
         need = (nvars - self._nvars) * _VARIABLE_BYTES
         try:
-            probe = bytearray(need)  # calloc'd: no page is touched
+            probe = bytes(need)  # calloc'd: no page is touched (bytearray would memset)
         except MemoryError:
             raise MemoryError(
                 f"{nvars:,} variables need about {need / 1e9:,.1f} GB, more than this "

@@ -345,3 +345,5 @@ def test_no_conflicts_allowed_still_answers_what_propagation_decides(tmp_path: P
     refuted = str(write(tmp_path, "u.cnf", "p cnf 2 3\n1 0\n-1 2 0\n-2 0\n"))
     result = run([refuted, "--conflicts", "0", "-q"])
     assert (result.exit_code, result.stdout) == (20, "s UNSATISFIABLE\n")
+    result = run([refuted, "--conflicts", "0", "-q", "--mode", "classic"])
+    assert (result.exit_code, result.stdout) == (0, "s UNKNOWN\n")
