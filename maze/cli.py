@@ -40,7 +40,7 @@ from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import read_maze
 from maze.pipeline import (
-    CONFIRM_STATES,
+    CONFIRM_SECONDS,
     DPLL_OPTIONS,
     Attempt,
     MazeAnswer,
@@ -382,7 +382,7 @@ def solve_command(
     Exit 10 when a path is found, 20 when there is none, 0 when the solver gives no
     answer or the run is interrupted (nothing on stdout; with --json, the attempts).
     An "unsatisfiable" is confirmed by the layered search where that takes at most
-    a million states (a note says when it does not).
+    5 seconds (a note says when it does not).
     """
     from crosscheck.external import ProgramFailed
 
@@ -433,10 +433,10 @@ def solve_command(
     if answer.unknown and attempts and attempts[-1].satisfiable is None:
         click.echo(f"unknown: {solver} gave no answer for K={attempts[-1].steps}", err=True)
     unconfirmed = [a.steps for a in answer.attempts if a.satisfiable is False and not a.confirmed]
-    if unconfirmed and not quiet:
+    if unconfirmed and not quiet and not answer.unknown:  # (unknown: nothing was confirmed)
         click.echo(
             f"note: {solver}'s 'no solution' for K={', '.join(map(str, unconfirmed))} is not "
-            f"confirmed: the layered search stopped after {CONFIRM_STATES:,} states",
+            f"confirmed: the layered search stopped after {CONFIRM_SECONDS:g} s",
             err=True,
         )
     if as_json:

@@ -28,7 +28,7 @@ from maze.decoder import NO_SOLUTION, check_model, path_from_valuation
 from maze.encoder import Atoms
 from maze.key import Key
 from maze.model import Maze
-from maze.search import SearchLimit, find_walk
+from maze.search import SearchLimit, find_walk, shortest_walk
 from maze.validator import path_problems
 
 SolverFactory = Callable[[list[list[int]]], Any]
@@ -45,9 +45,10 @@ good on random formulas): 1,000-node mazes, seeds 1-5, 8.1-8.4 s of solving in a
 9.7 s with occurrence counts."""
 
 
-CONFIRM_STATES = 1_000_000
-"""How many states the layered search may build to confirm an "unsatisfiable" (about
-5 s): past that, the answer stands unconfirmed and the attempt says so."""
+CONFIRM_SECONDS = 5.0
+"""How long the layered search may take to confirm "unsatisfiable" answers: past that,
+they stand unconfirmed and the attempts say so (so whether one is confirmed can
+depend on the machine; the answer does not)."""
 
 
 class MazeSolveError(RuntimeError):
@@ -61,7 +62,7 @@ class Attempt:
 
     ``satisfiable`` is None when the solver gave no answer. ``confirmed`` tells, for
     an "unsatisfiable", whether the layered search confirmed it (None: the search
-    gave up after `CONFIRM_STATES` states); ``decode_seconds`` covers the checks.
+    gave up after `CONFIRM_SECONDS`); ``decode_seconds`` covers the checks.
     """
 
     steps: int
@@ -157,14 +158,21 @@ def _key(atoms: Atoms) -> Key:
 
 
 def attempt(
-    maze: Maze, steps: int, factory: SolverFactory, encoding: str = "assignment"
+    maze: Maze,
+    steps: int,
+    factory: SolverFactory,
+    encoding: str = "assignment",
+    *,
+    confirm: bool = True,
 ) -> tuple[Attempt, list[str] | None]:
     """Encode ``maze`` with K = ``steps``, solve, decode and validate.
 
     Returns the attempt's record and the path (None when unsatisfiable or when the
     solver gave no answer: ``record.satisfiable`` tells which). Raises
     :class:`MazeSolveError` when the model breaks a clause or decodes to an invalid
-    path, or when the layered search finds a walk the solver says does not exist.
+    path, or when the layered search finds a walk the solver says does not exist
+    (``confirm``: the caller may confirm "unsatisfiable" itself, as `solve_maze` does
+    for all the K of ``shortest`` at once).
     """
     started = time.perf_counter()
     cnf = encode(maze.with_steps(steps), encoding)
@@ -188,17 +196,15 @@ def attempt(
     if verdict is None:
         return record, None
     if not verdict:
-        try:
-            walk = find_walk(maze, steps, max_states=CONFIRM_STATES)
-        except SearchLimit:
-            record.confirmed = None
-        else:
-            if walk is not None:
-                raise MazeSolveError(
-                    f"{maze.name}: the solver says K={steps} has no solution, but the "
-                    f"layered search finds the walk {' '.join(walk)}"
-                )
-            record.confirmed = True
+        if confirm:
+            try:
+                walk = find_walk(maze, steps, deadline=time.monotonic() + CONFIRM_SECONDS)
+            except SearchLimit:
+                record.confirmed = None
+            else:
+                if walk is not None:
+                    raise _lie(maze, walk)
+                record.confirmed = True
         record.decode_seconds = time.perf_counter() - solved
         return record, None
     valuation = {abs(lit): lit > 0 for lit in model}
@@ -216,6 +222,27 @@ def attempt(
         )
     record.decode_seconds = time.perf_counter() - solved
     return record, path
+
+
+def _lie(maze: Maze, walk: list[str]) -> MazeSolveError:
+    return MazeSolveError(
+        f"{maze.name}: the solver says K={len(walk) - 1} has no solution, but the "
+        f"layered search finds the walk {' '.join(walk)}"
+    )
+
+
+def _confirm_below(maze: Maze, attempts: list[Attempt], top: int) -> None:
+    """Confirm every "unsatisfiable" attempt of ``shortest`` at once: the least number
+    of moves of any walk must exceed ``top`` (one layered search, not one per K)."""
+    try:
+        walk = shortest_walk(maze, top, deadline=time.monotonic() + CONFIRM_SECONDS)
+    except SearchLimit:
+        return  # they stay unconfirmed (None)
+    if walk is not None:
+        raise _lie(maze, walk)
+    for record in attempts:
+        if record.satisfiable is False:
+            record.confirmed = True
 
 
 def solve_maze(
@@ -240,7 +267,7 @@ def solve_maze(
     for steps in candidates:
         if before_attempt is not None:
             before_attempt(steps)
-        record, path = attempt(maze, steps, factory, encoding)
+        record, path = attempt(maze, steps, factory, encoding, confirm=not shortest)
         attempts.append(record)
         if on_attempt is not None:
             on_attempt(record)
@@ -248,4 +275,6 @@ def solve_maze(
             return MazeAnswer(maze, encoding, None, attempts, unknown=True)
         if path is not None:
             break
+    if shortest and attempts[0].satisfiable is False:
+        _confirm_below(maze, attempts, attempts[-1].steps - (path is not None))
     return MazeAnswer(maze, encoding, path, attempts)

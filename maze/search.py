@@ -21,12 +21,13 @@ bit masks; states are ints ``mask * n + node``.
 from __future__ import annotations
 
 from collections import deque
+from time import monotonic
 
 from maze.model import START, Maze
 
 
 class SearchLimit(Exception):
-    """The layered search met more states than it was allowed (``max_states``)."""
+    """The layered search ran past its deadline."""
 
 
 class _Graph:
@@ -93,27 +94,28 @@ class _Graph:
 
 
 def _layers(
-    graph: _Graph, steps: int, *, exact: bool, max_states: int | None = None
+    graph: _Graph, steps: int, *, exact: bool, deadline: float | None = None
 ) -> tuple[list[dict[int, int]], int | None]:
     """Build the layers; return them and the goal state (or None).
 
     With ``exact`` the goal is a full mask at time ``steps``; otherwise at the
     first time it occurs (the least K), at most ``steps``. Each layer maps a
-    state to its predecessor state. Raises `SearchLimit` once the layers built
-    hold more than ``max_states`` states in all.
+    state to its predecessor state. Raises `SearchLimit` once ``time.monotonic()``
+    passes ``deadline`` (checked every few thousand expansions).
     """
     n, full, succ, masks = graph.n, graph.full, graph.succ, graph.mask
     alive = graph.alive(steps) if exact else None
     first = graph.start  # mask 0 at START
     layers: list[dict[int, int]] = [{first: -1}]
-    held_states = 1
     if full == 0 and (not exact or steps == 0):
         return layers, first
     for time in range(1, steps + 1):
         left = steps - time
         ok_here = alive[time] if alive is not None else None
         layer: dict[int, int] = {}
-        for state in layers[-1]:
+        for count, state in enumerate(layers[-1]):
+            if deadline is not None and not count & 1023 and monotonic() > deadline:
+                raise SearchLimit("the search ran out of time")
             held, v = divmod(state, n)
             for w in succ[v]:
                 if ok_here is not None and not ok_here[w]:
@@ -125,11 +127,8 @@ def _layers(
                 if mask != full and not graph.slack_ok(w, mask, left):
                     continue
                 layer[nxt] = state
-        layer = _maximal(layer, n)
+        layer = _maximal(layer, n, deadline)
         layers.append(layer)
-        held_states += len(layer)
-        if max_states is not None and held_states > max_states:
-            raise SearchLimit(f"more than {max_states:,} states")
         if not layer:
             return layers, None
         if not exact:
@@ -143,7 +142,7 @@ def _layers(
     return layers, None
 
 
-def _maximal(layer: dict[int, int], n: int) -> dict[int, int]:
+def _maximal(layer: dict[int, int], n: int, deadline: float | None = None) -> dict[int, int]:
     """The layer without dominated states: (v, held) goes when (v, more) is there, more ⊇ held.
 
     Whatever completes the smaller set from v completes the larger one too, so
@@ -159,7 +158,9 @@ def _maximal(layer: dict[int, int], n: int) -> dict[int, int]:
     for v, sets in by_node.items():
         sets.sort(key=int.bit_count, reverse=True)
         maximal: list[int] = []
-        for held in sets:
+        for count, held in enumerate(sets):  # quadratic in the sets: the deadline is checked
+            if deadline is not None and not count & 63 and monotonic() > deadline:
+                raise SearchLimit("the search ran out of time")
             if not any(held | bigger == bigger for bigger in maximal):
                 maximal.append(held)
                 state = held * n + v
@@ -175,11 +176,11 @@ def _path(graph: _Graph, layers: list[dict[int, int]], goal: int) -> list[str]:
 
 
 def find_walk(
-    maze: Maze, steps: int | None = None, *, max_states: int | None = None
+    maze: Maze, steps: int | None = None, *, deadline: float | None = None
 ) -> list[str] | None:
     """A valid walk of exactly ``steps`` moves (default K), or None when there is none.
 
-    ``max_states`` bounds the work: past that many states, `SearchLimit` is raised.
+    ``deadline`` (a ``time.monotonic()`` value) bounds the work: `SearchLimit` past it.
 
     >>> from maze.parser import parse_maze
     >>> maze = parse_maze("START A B\\nGOLD WAND\\n3\\nSTART TREASURES NEXT A B\\n"
@@ -193,17 +194,23 @@ def find_walk(
     graph = _Graph(maze)
     if not graph.solvable:
         return None
-    layers, goal = _layers(graph, k, exact=True, max_states=max_states)
+    layers, goal = _layers(graph, k, exact=True, deadline=deadline)
     return None if goal is None else _path(graph, layers, goal)
 
 
-def shortest_walk(maze: Maze, max_steps: int | None = None) -> list[str] | None:
-    """A walk with the fewest moves (at most ``max_steps``, default K) collecting everything."""
+def shortest_walk(
+    maze: Maze, max_steps: int | None = None, *, deadline: float | None = None
+) -> list[str] | None:
+    """A walk with the fewest moves (at most ``max_steps``, default K) collecting everything.
+
+    No walk of fewer moves exists, so every smaller K is unsatisfiable. ``deadline`` as
+    for `find_walk`.
+    """
     k = maze.steps if max_steps is None else max_steps
     graph = _Graph(maze)
     if not graph.solvable:
         return None
-    layers, goal = _layers(graph, k, exact=False)
+    layers, goal = _layers(graph, k, exact=False, deadline=deadline)
     return None if goal is None else _path(graph, layers, goal)
 
 

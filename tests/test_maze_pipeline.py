@@ -144,7 +144,7 @@ def test_unsatisfiable_is_confirmed_by_the_layered_search():
 
 
 def test_an_unsatisfiable_too_big_to_search_stands_unconfirmed(monkeypatch):
-    monkeypatch.setattr("maze.pipeline.CONFIRM_STATES", 0)
+    monkeypatch.setattr("maze.pipeline.CONFIRM_SECONDS", -1.0)
     record, path = attempt(SMALL, 3, lambda clauses: _Liar(None, verdict=False))
     assert path is None and record.satisfiable is False and record.confirmed is None
     assert record.stats == {} and record.as_dict()["confirmed"] is None
@@ -161,6 +161,22 @@ def test_a_solver_with_solve_limited_is_asked_through_it():
 
     record, path = attempt(SMALL, 3, lambda clauses: GivesUp(None))
     assert path is None and record.satisfiable is None
+
+
+def test_shortest_confirms_every_unsatisfiable_k_with_one_search(monkeypatch):
+    calls = []
+    import maze.pipeline
+
+    real = maze.pipeline.shortest_walk
+    monkeypatch.setattr(
+        maze.pipeline, "shortest_walk", lambda *a, **k: calls.append(a[1]) or real(*a, **k)
+    )
+    answer = solve_maze(SMALL, SOLVERS["dpll"], shortest=True)
+    assert answer.steps == 3 and calls == [2]  # one search, up to the K below the answer
+    assert [a.confirmed for a in answer.attempts] == [True, True, True, None]
+    monkeypatch.setattr("maze.pipeline.CONFIRM_SECONDS", -1.0)
+    answer = solve_maze(SMALL, SOLVERS["dpll"], shortest=True)
+    assert [a.confirmed for a in answer.attempts] == [None, None, None, None]
 
 
 def test_before_attempt_sees_each_k_before_it_is_encoded():
