@@ -298,8 +298,11 @@ def is_stdout(path: str | os.PathLike[str]) -> bool:
     if os.fspath(path) == STDIO:
         return True
     try:
-        given = os.fstat(sys.stdout.fileno())
+        fd = sys.stdout.fileno()
+        given = os.fstat(fd)
         other = os.stat(path)
+        if stat.S_ISCHR(given.st_mode) and not os.isatty(fd):
+            return False  # /dev/null: nothing there to mix
     except (AttributeError, ValueError, OSError):  # no real stdout, or no such file yet
         return False
     return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)

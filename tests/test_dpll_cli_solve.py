@@ -347,3 +347,13 @@ def test_no_conflicts_allowed_still_answers_what_propagation_decides(tmp_path: P
     assert (result.exit_code, result.stdout) == (20, "s UNSATISFIABLE\n")
     result = run([refuted, "--conflicts", "0", "-q", "--mode", "classic"])
     assert (result.exit_code, result.stdout) == (0, "s UNKNOWN\n")
+
+
+def test_a_proof_to_dev_null_with_stdout_there_too_is_fine(tmp_path: Path) -> None:
+    unsat = write(tmp_path, "unsat.cnf", "p cnf 1 2\n1 0\n-1 0\n")
+    process = subprocess.run(
+        [sys.executable, "-c", "from satkit import main; main()", "solve", "--proof",
+         "/dev/null", str(unsat)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120,
+    )  # fmt: skip
+    assert process.returncode == 20 and process.stderr == ""

@@ -710,6 +710,8 @@ def test_a_walk_longer_than_k_is_not_an_answer(tmp_path):
     assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
     result = run("decode", dp_out, "--maze", EXAMPLE)
     assert result.exit_code == 1 and "more than the K=5 of the maze" in result.stderr
+    result = run("decode", dp_out, "--maze", EXAMPLE, "-k", "7")  # the K it was encoded with
+    assert result.exit_code == 0 and len(result.stdout.split()) == 8
     long_path = tmp_path / "long.txt"
     long_path.write_text("START C G H G H G H G\n")
     result = run("show", EXAMPLE, "--path", long_path, "--strict", "-o", tmp_path / "x.dot")
@@ -744,3 +746,20 @@ def test_decode_says_what_is_missing_from_an_answer(tmp_path, text, message):
     answer.write_text(text)
     result = run("decode", answer, "--cnf", cnf)
     assert result.exit_code == 1 and message in result.stderr, result.stderr
+
+
+def test_encode_to_a_cnf_name_writes_dimacs(tmp_path):
+    # a .cnf is DIMACS to every reader, so encode writes DIMACS there unless --to says
+    out = tmp_path / "ex.cnf"
+    assert run("encode", EXAMPLE, "-o", out).exit_code == 0
+    assert "p cnf 72 334" in out.read_text()
+    assert run("encode", EXAMPLE, "-o", out, "--to", "assignment").exit_code == 0
+    assert parse_dp_input(out.read_text(), "ex.cnf").nvars == 72
+
+
+def test_shortest_size_refusal_names_the_k_not_the_file_line(monkeypatch):
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 15_000)
+    result = run("solve", EXAMPLE, "--shortest")
+    assert result.exit_code == 1 and f"error: {EXAMPLE}: K gives" in result.stderr
