@@ -346,6 +346,12 @@ def _check_solver(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
+def _pysat_interrupt(exc: Exception) -> bool:
+    """Whether ``exc`` is how a PySAT solver reports Ctrl-C (its own SIGINT handler,
+    installed while it solves, raises ``pysolvers.error: Caught keyboard interrupt``)."""
+    return type(exc).__module__ == "pysolvers" and "keyboard interrupt" in str(exc).lower()
+
+
 def _attempt_line(record: Attempt) -> str:
     verdict = {True: "satisfiable", False: "unsatisfiable", None: "unknown"}[record.satisfiable]
     return (
@@ -438,6 +444,11 @@ def solve_command(
     except ValueError as exc:  # a solver refusing its options
         fail(f"{solver}: {exc}")
         return
+    except Exception as exc:  # last: only PySAT's report of Ctrl-C is handled here
+        if not _pysat_interrupt(exc):
+            raise
+        click.echo("interrupted: no answer", err=True)
+        answer = MazeAnswer(maze, encoding, None, attempts, unknown=True)
     if answer.unknown and attempts and attempts[-1].satisfiable is None:
         click.echo(f"unknown: {solver} gave no answer for K={attempts[-1].steps}", err=True)
     unconfirmed = [a.steps for a in answer.attempts if a.satisfiable is False and not a.confirmed]

@@ -763,3 +763,18 @@ def test_shortest_size_refusal_names_the_k_not_the_file_line(monkeypatch):
     monkeypatch.setattr(maze.cli, "available_memory", lambda: 15_000)
     result = run("solve", EXAMPLE, "--shortest")
     assert result.exit_code == 1 and f"error: {EXAMPLE}: K gives" in result.stderr
+
+
+def test_ctrl_c_reported_by_a_pysat_solver_is_an_interrupt(monkeypatch):
+    # PySAT's own SIGINT handler turns Ctrl-C into pysolvers.error, not KeyboardInterrupt
+    import pysolvers
+
+    import maze.cli
+
+    def interrupted(*args, **kwargs):
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    monkeypatch.setattr(maze.cli, "solve_maze", interrupted)
+    result = run("solve", EXAMPLE, "--solver", "minisat22", "--json")
+    assert result.exit_code == 0 and "interrupted" in result.stderr
+    assert json.loads(result.stdout)["status"] == "unknown"
