@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -152,15 +153,48 @@ def _address_space_left() -> int | None:
     return None
 
 
-def _cgroup_left() -> int | None:
-    """cgroup v2's ``memory.max`` minus ``memory.current`` (None: no limit, or no cgroup v2)."""
+def _cgroup_left(root: str = "/sys/fs/cgroup", groups: str = "/proc/self/cgroup") -> int | None:
+    """What cgroup v2 leaves this process: the least ``memory.max - memory.current`` over
+    its cgroup and the cgroups above it (a systemd slice, a container), or None when no
+    limit is set (or there is no cgroup v2). Reclaimable page cache is not counted as
+    used (``inactive_file`` of ``memory.stat``)."""
     try:
-        with open("/sys/fs/cgroup/memory.max") as limit_file:
+        with open(groups) as groups_file:
+            lines = [line.strip() for line in groups_file]
+    except OSError:
+        return None
+    path = next((line[3:] for line in lines if line.startswith("0::")), None)
+    if path is None:
+        return None
+    left = None
+    top = os.path.normpath(root)
+    folder = os.path.join(top, path.lstrip("/"))
+    while True:
+        room = _cgroup_room(folder)
+        if room is not None:
+            left = room if left is None else min(left, room)
+        if os.path.normpath(folder) == top:
+            return left
+        folder = os.path.dirname(os.path.normpath(folder))
+
+
+def _cgroup_room(folder: str) -> int | None:
+    """``memory.max`` minus what is used in one cgroup folder (None: no limit there)."""
+    try:
+        with open(os.path.join(folder, "memory.max")) as limit_file:
             limit = limit_file.read().strip()
         if limit == "max":
             return None
-        with open("/sys/fs/cgroup/memory.current") as current_file:
-            return max(0, int(limit) - int(current_file.read().strip()))
+        with open(os.path.join(folder, "memory.current")) as current_file:
+            used = int(current_file.read().strip())
+        with contextlib.suppress(OSError, ValueError), open(
+            os.path.join(folder, "memory.stat")
+        ) as stat_file:
+            for line in stat_file:
+                if line.startswith("inactive_file "):
+                    used -= int(line.split()[1])
+                    break
+        return max(0, int(limit) - used)
     except (OSError, ValueError):
         return None
 

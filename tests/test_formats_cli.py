@@ -604,3 +604,24 @@ def test_a_back_matter_that_is_not_utf8_is_copied_byte_for_byte(tmp_path):
     bad.write_bytes(b"1 2\nx\xe9\n0\n")
     result = CliRunner().invoke(dp_command, [str(bad)])
     assert result.exit_code == 1 and "bad.txt:2: expected a signed atom number" in result.stderr
+
+
+def test_the_memory_a_nested_cgroup_leaves(tmp_path):
+    from formats.cli import _cgroup_left
+
+    groups = tmp_path / "cgroup"
+    groups.write_text("0::/user.slice/job\n")
+    root = tmp_path / "fs"
+    job, user = root / "user.slice" / "job", root / "user.slice"
+    job.mkdir(parents=True)
+    (root / "memory.max").write_text("max\n")
+    (user / "memory.max").write_text("1000000\n")  # the slice's limit binds ...
+    (user / "memory.current").write_text("400000\n")
+    (user / "memory.stat").write_text("anon 1\ninactive_file 100000\n")  # cache is not used
+    (job / "memory.max").write_text("max\n")
+    assert _cgroup_left(str(root), str(groups)) == 700_000
+    (job / "memory.max").write_text("500000\n")  # ... unless the job's is tighter
+    (job / "memory.current").write_text("300000\n")
+    assert _cgroup_left(str(root), str(groups)) == 200_000
+    groups.write_text("1:memory:/\n")  # cgroup v1 only: not read
+    assert _cgroup_left(str(root), str(groups)) is None
