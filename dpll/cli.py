@@ -14,7 +14,14 @@ import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
-from formats.cli import Seconds, available_memory, fail_if_short, print_warnings, report_errors
+from formats.cli import (
+    Seconds,
+    available_memory,
+    fail_if_short,
+    print_warnings,
+    report_errors,
+    signal_raises,
+)
 from formats.dimacs import read_dimacs
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
@@ -125,21 +132,14 @@ def _alarm(seconds: float | None) -> Iterator[None]:
     if seconds is None or not hasattr(signal, "setitimer"):
         yield
         return
-
-    def ring(_signum: int, _frame: Any) -> None:
-        raise _DeadlineReached
-
-    try:
-        previous = signal.signal(signal.SIGALRM, ring)
-    except ValueError:  # not the main thread
-        yield
-        return
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    with signal_raises(signal.SIGALRM, _DeadlineReached) as armed:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+        try:
+            yield
+        finally:
+            if armed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _statistics(solver: Solver, seconds: float) -> list[str]:

@@ -59,6 +59,26 @@ def fail(message: str, code: int = 1) -> None:
 
 
 @contextlib.contextmanager
+def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]:
+    """While the block runs, signal ``number`` raises ``exception``; the handler before
+    is put back after. Yields False, and changes nothing, outside the main thread
+    (where Python cannot set handlers)."""
+
+    def handler(_signum: int, _frame: Any) -> None:
+        raise exception
+
+    try:
+        previous = signal.signal(number, handler)
+    except ValueError:  # not the main thread
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        signal.signal(number, previous)
+
+
+@contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) while the block runs.
 
@@ -69,19 +89,8 @@ def terminate_as_interrupt() -> Iterator[None]:
     files removed, ``s UNKNOWN`` from ``satkit solve``). Outside the main thread
     signals are left alone.
     """
-
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
+    with signal_raises(signal.SIGTERM, KeyboardInterrupt):
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def report_errors(func: F) -> F:
