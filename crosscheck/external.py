@@ -172,34 +172,38 @@ def run_program(
             open(os.path.join(folder, "stdout"), "w+b") as out_file,
             open(os.path.join(folder, "stderr"), "w+b") as err_file,
         ):
+            process: subprocess.Popen[bytes] | None = None
             try:
-                with _signals_held() as caught:
-                    process = subprocess.Popen(
-                        argv,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL if style == "result-file" else out_file,
-                        stderr=err_file,
-                    )
-            except OSError as exc:
-                return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
-            if caught:  # stopped while starting it: it must not run on unknown to us
-                kill_tree(process)
-                process.wait()
-                signal.raise_signal(caught[0])  # now what that signal does (Ctrl-C: raise)
-            if killer is not None:
-                with killer.lock:
-                    killer.process = process
-                    if killer.interrupted:
-                        kill_tree(process)
-            try:
+                # from the program's start to its end, any way out of this block kills
+                # it: a signal while Popen runs is held (Popen could not return the
+                # program), and one after that raises inside this try
+                try:
+                    with _signals_held() as caught:
+                        process = subprocess.Popen(
+                            argv,
+                            stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL if style == "result-file" else out_file,
+                            stderr=err_file,
+                        )
+                except OSError as exc:
+                    return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
+                if caught:  # stopped while starting it: raise that signal's way out now
+                    signal.raise_signal(caught[0])
+                if killer is not None:
+                    with killer.lock:
+                        killer.process = process
+                        if killer.interrupted:
+                            kill_tree(process)
                 process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
+                assert process is not None
                 kill_tree(process)
                 process.wait()
                 return ExternalAnswer("timeout", seconds=time.perf_counter() - started)
             except BaseException:  # Ctrl-C or SIGTERM: the program must not run on
-                kill_tree(process)
-                process.wait()
+                if process is not None:
+                    kill_tree(process)
+                    process.wait()
                 raise
             finally:
                 if killer is not None:

@@ -306,3 +306,34 @@ def test_real_program_on_a_path(tmp_path):
     cnf = tmp_path / "sat.cnf"
     write_clauses(str(cnf), 3, SAT)
     assert run_program(os.path.realpath(path), str(cnf), 30).status == "SAT"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_as_the_program_starts_never_leaves_it_running(tmp_path, cnf, running, monkeypatch):
+    # Ctrl-C landing just as the handlers held during Popen are put back: run_program
+    # must still kill the program it started (it used to leave it running)
+    import types
+
+    import crosscheck.external as external
+
+    class CtrlCAsHandlersReturn(types.ModuleType):
+        def __getattr__(self, name):
+            return getattr(signal, name)
+
+        def signal(self, number, handler):
+            previous = signal.signal(number, handler)
+            if number == signal.SIGINT and handler is signal.default_int_handler:
+                signal.raise_signal(signal.SIGINT)
+            return previous
+
+    program = fake(tmp_path, "mysolver", slow_body(tmp_path, wrapper=False))
+    monkeypatch.setattr(external, "signal", CtrlCAsHandlersReturn("signal"))
+    with pytest.raises(KeyboardInterrupt):
+        run_program(program, cnf, 30)
+    pids = tmp_path / "pids"
+    for _ in range(100):  # a program left running writes its pid at once
+        if pids.exists():
+            break
+        time.sleep(0.01)
+    if pids.exists():  # it got as far as running its body: it must be gone now
+        assert_killed(tmp_path, running)
