@@ -275,8 +275,19 @@ def _signals_held() -> Iterator[list[int]]:
     try:
         yield caught
     finally:
-        for number, handler in previous.items():
+        _put_back(list(previous.items()))
+
+
+def _put_back(handlers: list[tuple[int, Any]]) -> None:
+    """Set each (signal, handler), all of them even when one raises: putting the
+    default Ctrl-C handler back can raise KeyboardInterrupt at once (a Ctrl-C held),
+    and the handlers after it must still be put back."""
+    if handlers:
+        number, handler = handlers[0]
+        try:
             signal.signal(number, handler)
+        finally:
+            _put_back(handlers[1:])
 
 
 def _says_unknown(text: str) -> bool:

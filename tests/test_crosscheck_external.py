@@ -328,8 +328,10 @@ def test_ctrl_c_as_the_program_starts_never_leaves_it_running(tmp_path, cnf, run
 
     program = fake(tmp_path, "mysolver", slow_body(tmp_path, wrapper=False))
     monkeypatch.setattr(external, "signal", CtrlCAsHandlersReturn("signal"))
+    before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(KeyboardInterrupt):
         run_program(program, cnf, 30)
+    assert signal.getsignal(signal.SIGTERM) is before  # put back despite the Ctrl-C
     pids = tmp_path / "pids"
 
     def written() -> list[str]:
