@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -31,8 +33,12 @@ R = TypeVar("R")
 _POLL_SECONDS = 0.25
 
 
-def _worker_main(conn: Connection, work: Callable[[int], Any]) -> None:
-    """A worker's life: take an index, send back ``(index, "ok", result)`` or an error."""
+def _worker_main(conn: Connection, work: Callable[[int], Any], folder: str) -> None:
+    """A worker's life: take an index, send back ``(index, "ok", result)`` or an error.
+
+    Its temporary files go to ``folder``, which the pool removes whatever the worker's
+    end (a killed worker runs no cleanup of its own)."""
+    tempfile.tempdir = folder
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
@@ -57,6 +63,7 @@ def _worker_main(conn: Connection, work: Callable[[int], Any]) -> None:
 class _Worker:
     process: Any
     conn: Connection
+    folder: str  # its temporary files (see `_worker_main`)
     task: int | None = None
     started: float = 0.0
 
@@ -72,6 +79,7 @@ def _kill(worker: _Worker) -> None:
         worker.process.kill()
     worker.process.join(5)
     worker.conn.close()
+    shutil.rmtree(worker.folder, ignore_errors=True)
 
 
 def _death(process: Any) -> str:
@@ -122,12 +130,13 @@ def run_pool(
 
     def spawn() -> _Worker:
         mine, theirs = context.Pipe()
-        process = context.Process(target=_worker_main, args=(theirs, work), daemon=True)
+        folder = tempfile.mkdtemp(prefix="satkit-worker-")
+        process = context.Process(target=_worker_main, args=(theirs, work, folder), daemon=True)
         process.start()
         theirs.close()
         with contextlib.suppress(OSError):
             os.setpgid(process.pid, process.pid)  # also here: no race with the child's own call
-        return _Worker(process, mine)
+        return _Worker(process, mine, folder)
 
     try:
         workers.extend(spawn() for _ in range(max(1, min(jobs, count))))
@@ -180,3 +189,4 @@ def run_pool(
                 _kill(worker)
             else:
                 worker.conn.close()
+                shutil.rmtree(worker.folder, ignore_errors=True)

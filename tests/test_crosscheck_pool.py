@@ -65,3 +65,26 @@ def test_without_fork_tasks_run_inline(monkeypatch):
     results = dict(run_pool(3, work, _lost, jobs=2))
     assert results[0] == results[2] == os.getpid()
     assert results[1] == ("crash", "ValueError: bad")
+
+
+def _leaves_temporary_files(index: int) -> str:
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="task-")  # in the worker's own folder
+    if index == 0:
+        os.kill(os.getpid(), signal.SIGKILL)  # no cleanup of its own can run
+    if index == 1:
+        time.sleep(120)  # killed by the watchdog
+    return folder
+
+
+def test_the_temporary_files_of_every_worker_are_removed(tmp_path, monkeypatch):
+    # a killed worker runs no `finally`: its TemporaryDirectory (an instance's copy, a
+    # program's output) stayed in /tmp; each worker now has a folder the pool removes
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    results = dict(run_pool(4, _leaves_temporary_files, _lost, jobs=2, watchdog=1.0))
+    assert results[0][0] == "crash" and results[1][0] == "timeout"
+    assert os.path.dirname(os.path.dirname(results[2])) == str(tmp_path)
+    assert os.listdir(tmp_path) == []
