@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from formats.assignment import parse_dp_input, read_dp_text
-from formats.detect import detect_format, named_dimacs
+from formats.detect import detect_format, named_dimacs, strip_compression
 from formats.dimacs import parse_dimacs
 from formats.errors import FormatError
 from formats.streams import decode_text, display_name, read_bytes, same_file
@@ -33,8 +33,6 @@ from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import parse_maze, read_maze
 
-CNF_SUFFIXES = (".cnf", ".dimacs")
-COMPRESSED_SUFFIXES = ("", ".gz", ".xz", ".bz2")
 MAZE_SUFFIXES = (".txt",)
 _NAMED_ATOM = re.compile(r"(At|Has)\(.*,[0-9]+\)|Aux\(.*")
 _MAZE_COMMENT = re.compile(r"maze (.+?): [0-9]+ nodes, ")
@@ -74,17 +72,9 @@ def natural_key(text: str) -> list[object]:
     return [int(part) if part.isdigit() else part for part in _NUMBER_RUN.split(text)]
 
 
-def _strip_compression(name: str) -> str:
-    for suffix in (".gz", ".xz", ".bz2"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
-
-
 def is_instance_file(name: str) -> bool:
     """True for the file names a folder walk picks up (.cnf, .dimacs, maze .txt; compressed too)."""
-    base = _strip_compression(name.lower())
-    return base.endswith(CNF_SUFFIXES) or base.endswith(MAZE_SUFFIXES)
+    return named_dimacs(name) or strip_compression(name.lower()).endswith(MAZE_SUFFIXES)
 
 
 def discover(paths: Iterable[str]) -> list[str]:
@@ -177,7 +167,7 @@ def _maze_candidates(path: str | None, comments: list[str], explicit: str | None
         if match:
             named = match.group(1)
             candidates.extend([os.path.join(folder, named), named])
-    stem = _strip_compression(os.path.basename(path))
+    stem = strip_compression(os.path.basename(path))
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
     candidates.append(os.path.join(folder, stem + ".txt"))
     return [c for c in candidates if c == explicit or not same_file(c, path)]

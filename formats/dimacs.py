@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import STDIO, atomic_output, display_name, iter_byte_blocks
+from formats.streams import STDIO, atomic_output, bad_byte, display_name, iter_byte_blocks
 
 BLOCK_SIZE = 1 << 20
 """Bytes per parsing block (cut at a line end)."""
@@ -595,7 +595,7 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
         for piece in io.StringIO(formula.back_matter, newline="").readlines():
             # a byte that is not UTF-8 (kept as a lone surrogate) goes as a \udcXX escape,
             # which reads back as the same byte: the comment line itself stays UTF-8
-            kept = any("\udc80" <= char <= "\udcff" for char in piece)
+            kept = bad_byte(piece) is not None
             yield f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=kept)}\n"
     yield f"p cnf {max(formula.nvars, formula.max_var)} {len(formula.clauses)}\n"
     for clause in formula.clauses:

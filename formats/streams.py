@@ -291,34 +291,34 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return False
 
 
+def _stream_file(stream: object, path: str | os.PathLike[str]) -> os.stat_result | None:
+    """The stat of the file behind ``stream`` when ``path`` names that same file (same
+    device and inode), else None (also with no real stream, or no such file)."""
+    try:
+        given = os.fstat(stream.fileno())  # type: ignore[attr-defined]
+        other = os.stat(path)
+    except (AttributeError, ValueError, OSError):  # replaced or closed stream, no file
+        return None
+    return given if (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino) else None
+
+
 def is_stdout(path: str | os.PathLike[str]) -> bool:
     """True for ``-`` and for a path that names the file standard output already goes to
     (``/dev/stdout``, or ``out.txt`` in ``cmd --proof out.txt > out.txt``): a second
     output written there would be mixed into the first."""
     if os.fspath(path) == STDIO:
         return True
-    try:
-        fd = sys.stdout.fileno()
-        given = os.fstat(fd)
-        other = os.stat(path)
-        if stat.S_ISCHR(given.st_mode) and not os.isatty(fd):
-            return False  # /dev/null: nothing there to mix
-    except (AttributeError, ValueError, OSError):  # no real stdout, or no such file yet
+    given = _stream_file(sys.stdout, path)
+    if given is None:
         return False
-    return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)
+    return not (stat.S_ISCHR(given.st_mode) and not sys.stdout.isatty())  # /dev/null: no mix
 
 
 def _is_stdin(path: str) -> bool:
     """True when standard input is a regular file and ``path`` names that same file
     (``cmd - -o FILE < FILE``: the input arrives as ``-`` but is FILE)."""
-    try:
-        given = os.fstat(sys.stdin.fileno())
-        other = os.stat(path)
-    except (AttributeError, ValueError, OSError):  # no real stdin (replaced, closed), no file
-        return False
-    if not stat.S_ISREG(given.st_mode):
-        return False
-    return (given.st_dev, given.st_ino) == (other.st_dev, other.st_ino)
+    given = _stream_file(sys.stdin, path)
+    return given is not None and stat.S_ISREG(given.st_mode)
 
 
 def check_output(

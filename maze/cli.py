@@ -432,20 +432,13 @@ def solve_command(
             on_attempt=report,
             before_attempt=fits if shortest else None,
         )
-    except KeyboardInterrupt:
-        click.echo("interrupted: no answer", err=True)
-        answer = MazeAnswer(maze, encoding, None, attempts, unknown=True)
-    except MazeSolveError as exc:
+    except (MazeSolveError, ProgramFailed, ValueError) as exc:
+        # a wrong answer caught; an external program that crashed or broke the
+        # conventions; a solver refusing its options
         fail(f"{solver}: {exc}")
         return
-    except ProgramFailed as exc:  # an external program crashed or broke the conventions
-        fail(f"{solver}: {exc}")
-        return
-    except ValueError as exc:  # a solver refusing its options
-        fail(f"{solver}: {exc}")
-        return
-    except Exception as exc:  # last: only PySAT's report of Ctrl-C is handled here
-        if not _pysat_interrupt(exc):
+    except (KeyboardInterrupt, Exception) as exc:  # Exception: PySAT's report of Ctrl-C
+        if not isinstance(exc, KeyboardInterrupt) and not _pysat_interrupt(exc):
             raise
         click.echo("interrupted: no answer", err=True)
         answer = MazeAnswer(maze, encoding, None, attempts, unknown=True)

@@ -91,7 +91,7 @@ def test_dimacs_names_become_the_dp_key_and_unused_declared_variables_are_named(
 
 
 def test_to_and_from_options(tmp_path):
-    bare = tmp_path / "bare.cnf"
+    bare = tmp_path / "bare.txt"  # (a .cnf name would make it DIMACS whatever its lines)
     bare.write_text("1 -2\n0\n")  # detected as DP input (no 0 at the end of a clause line)
     result = run(convert, [bare, "--to", "dimacs"])
     assert result.stdout == "p cnf 2 1\n1 -2 0\n"
