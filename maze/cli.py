@@ -247,7 +247,10 @@ def _back_matter_line(text: str) -> int:
     "maze_file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="The maze: the path is validated against it, NO SOLUTION is confirmed by search.",
+    help=(
+        "The maze: the path is validated against it, NO SOLUTION is confirmed by "
+        f"search (or a note says the search stopped after {CONFIRM_SECONDS:g} s)."
+    ),
 )
 @click.option("--trim", is_flag=True, help="Cut the walk when every treasure is held.")
 @click.option(
@@ -298,7 +301,15 @@ def decode_command(
             if not result.model:
                 raise FormatError(name, None, "the solver says SATISFIABLE but gives no model")
             valuation = {abs(lit): lit > 0 for lit in result.model}
-        decoded = decode(valuation, cnf_key, name, maze=maze, clauses=clauses, trim=trim)
+        decoded = decode(
+            valuation,
+            cnf_key,
+            name,
+            maze=maze,
+            clauses=clauses,
+            trim=trim,
+            confirm_seconds=CONFIRM_SECONDS,
+        )
     else:
         dp_output = parse_dp_output(text, name)
         print_warnings(dp_output.warnings, quiet)
@@ -314,6 +325,13 @@ def decode_command(
             clauses=clauses,
             trim=trim,
             key_line=first_line,
+            confirm_seconds=CONFIRM_SECONDS,  # as long as `maze solve` gives it
+        )
+    if decoded.path is None and maze is not None and not decoded.confirmed and not quiet:
+        click.echo(
+            f"note: {name}'s NO SOLUTION for K={decoded.steps} is not confirmed: the layered "
+            f"search in {maze.name} stopped after {CONFIRM_SECONDS:g} s",
+            err=True,
         )
     inputs = tuple(p for p in (answer, cnf_file, maze_file) if p)
     with atomic_output(output, inputs=inputs) as handle:
@@ -402,6 +420,7 @@ def solve_command(
     check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     size = encode(maze, encoding).clause_count
+
     def fits(k: int) -> None:  # --shortest builds one K at a time: each is checked as reached
         clauses = size if k == maze.steps else encode(maze.with_steps(k), encoding).clause_count
         need = clauses * CLAUSE_BYTES_IN_MEMORY

@@ -14,7 +14,8 @@ time 0..K (the key's times), at START at time 0, and — when the key names Has
 atoms — holding every treasure at time K; with the CNF, the model satisfies
 every clause; with the maze, the path is a valid walk
 (:mod:`maze.validator`) and an "unsatisfiable" answer is confirmed by the
-layered search (:mod:`maze.search`). Any failure is a
+layered search (:mod:`maze.search`), within a deadline the caller may give (past
+it the answer stands unconfirmed and says so). Any failure is a
 :class:`~formats.errors.FormatError` naming the input file: an invalid path is
 never printed as an answer.
 """
@@ -23,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from time import monotonic
 
 from formats.errors import FormatError
 from formats.formula import Formula
 from maze.key import Key, key_from_names, parse_key
 from maze.model import START, Maze
-from maze.search import find_walk
+from maze.search import SearchLimit, find_walk
 from maze.validator import trim_path, walk_problems
 
 NO_SOLUTION = "NO SOLUTION"
@@ -37,11 +39,16 @@ NO_SOLUTION = "NO SOLUTION"
 
 @dataclass
 class Decoded:
-    """A decoded answer: ``path`` (None = no solution) and the key it was read with."""
+    """A decoded answer: ``path`` (None = no solution) and the key it was read with.
+
+    ``confirmed`` is set for "no solution" when a maze was given: True when the layered
+    search confirmed it, None when the search ran out of time.
+    """
 
     path: list[str] | None
     key: Key | None = None
     steps: int | None = None
+    confirmed: bool | None = None
 
     def text(self) -> str:
         """The back end's output line (without newline): the path or ``NO SOLUTION``."""
@@ -163,9 +170,17 @@ def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str)
         )
 
 
-def confirm_no_solution(maze: Maze, steps: int, file: str) -> None:
-    """Raise FormatError when the layered search finds a walk the input says does not exist."""
-    walk = find_walk(maze, steps)
+def confirm_no_solution(maze: Maze, steps: int, file: str, seconds: float | None = None) -> bool:
+    """Raise FormatError when the layered search finds a walk the input says does not exist.
+
+    Returns True when the search confirms there is none, False when it ran for
+    ``seconds`` (None: no limit) without finishing.
+    """
+    deadline = None if seconds is None else monotonic() + seconds
+    try:
+        walk = find_walk(maze, steps, deadline=deadline)
+    except SearchLimit:
+        return False
     if walk is not None:
         raise FormatError(
             file,
@@ -173,6 +188,7 @@ def confirm_no_solution(maze: Maze, steps: int, file: str) -> None:
             f"the input says there is no solution, but {maze.name} has a walk "
             f"with K={steps}: {' '.join(walk)}",
         )
+    return True
 
 
 def decode(
@@ -184,6 +200,7 @@ def decode(
     clauses: Sequence[Sequence[int]] | None = None,
     trim: bool = False,
     key_line: int = 1,
+    confirm_seconds: float | None = None,
 ) -> Decoded:
     """Decode one answer and check it as far as the inputs allow (see the module docstring).
 
@@ -195,13 +212,16 @@ def decode(
       "unsatisfiable" answer is confirmed by the search.
     - ``clauses``: when known, the model must satisfy them.
     - ``trim``: cut the path at the first time every treasure is held.
+    - ``confirm_seconds``: how long the search may take to confirm "unsatisfiable"
+      (None: no limit); ``Decoded.confirmed`` is None when it runs out.
     """
     if valuation is None:
-        if maze is not None:
-            key = _key(key_source, file, key_line)
-            steps = key.steps if key is not None and key.at else maze.steps
-            confirm_no_solution(maze, steps, file)
-        return Decoded(None)
+        if maze is None:
+            return Decoded(None)
+        key = _key(key_source, file, key_line)
+        steps = key.steps if key is not None and key.at else maze.steps
+        confirmed = confirm_no_solution(maze, steps, file, confirm_seconds)
+        return Decoded(None, key, steps, True if confirmed else None)
     key = _required_key(key_source, file, key_line)
     if clauses is not None:
         check_model(clauses, valuation, file)

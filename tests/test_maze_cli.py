@@ -778,3 +778,25 @@ def test_ctrl_c_reported_by_a_pysat_solver_is_an_interrupt(monkeypatch):
     result = run("solve", EXAMPLE, "--solver", "minisat22", "--json")
     assert result.exit_code == 0 and "interrupted" in result.stderr
     assert json.loads(result.stdout)["status"] == "unknown"
+
+
+def test_decode_confirms_no_solution_within_the_time_solve_gives(
+    tmp_path, monkeypatch, example_files
+):
+    cnf = tmp_path / "u.cnf"
+    assert run("encode", UNSAT, "--to", "dimacs", "-o", cnf).exit_code == 0
+    unsat = tmp_path / "u.comp"
+    unsat.write_text("s UNSATISFIABLE\n")
+    confirmed = run("decode", unsat, "--cnf", cnf, "--maze", UNSAT)
+    assert confirmed.exit_code == 0 and confirmed.stdout == "NO SOLUTION\n"
+    assert confirmed.stderr == ""
+    # a search that runs out of time leaves the answer standing, and says so
+    monkeypatch.setattr("maze.cli.CONFIRM_SECONDS", 0.0)
+    # (EXAMPLE has a walk: the search that would catch the lie is cut short)
+    for maze, solved in ((UNSAT, cnf), (EXAMPLE, example_files["cnf"])):
+        cut = run("decode", unsat, "--cnf", solved, "--maze", maze)
+        assert cut.exit_code == 0 and cut.stdout == "NO SOLUTION\n"
+        assert "NO SOLUTION for K=" in cut.stderr and "is not confirmed" in cut.stderr
+        assert "stopped after 0 s" in cut.stderr
+    quiet = run("decode", unsat, "--cnf", example_files["cnf"], "--maze", EXAMPLE, "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
