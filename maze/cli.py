@@ -494,7 +494,7 @@ def solve_command(
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
     "--degree", type=float, default=3.0, show_default=True,
-    help="Average number of neighbours (a finite number, 0 or more).",
+    help="Average number of neighbours (finite, 0 or more; NODES-1 or more joins every pair).",
 )  # fmt: skip
 @click.option(
     "--one-way", type=click.FloatRange(0, 1), default=0.0, show_default=True,

@@ -90,7 +90,9 @@ def generate_maze(
     rng.shuffle(order)  # START must not always be the tree's root (it would be a hub)
     for k in range(1, nodes):
         join(order[k], order[rng.randrange(k)])
-    target = min(max(round(degree * nodes / 2), nodes - 1), nodes * (nodes - 1) // 2)
+    complete = nodes * (nodes - 1) // 2  # every pair joined: more degree adds nothing
+    wanted = degree * nodes / 2  # (a float: 1e308 * nodes may be inf, which round() refuses)
+    target = complete if wanted >= complete else max(round(wanted), nodes - 1)
     while len(edges) < target:
         join(rng.randrange(nodes), rng.randrange(nodes))
 

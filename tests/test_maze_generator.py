@@ -73,6 +73,14 @@ def test_degree_controls_edge_count():
     assert maze.edge_count == 2 * 400  # 400 undirected edges, each two-way
 
 
+def test_a_huge_finite_degree_joins_every_pair():
+    # 1e308 * nodes / 2 is inf as a float: it used to reach round() and raise OverflowError
+    for degree in (1e308, 3.0, 100.0):
+        maze = generate_maze(4, 1, 5, seed=3, degree=degree)
+        assert maze.edge_count == 2 * 6  # all 6 pairs, each two-way
+    assert generate_maze(4, 1, 5, seed=3, degree=1e308) == generate_maze(4, 1, 5, seed=3, degree=3)
+
+
 def test_seeds_differ():
     assert generate_maze(30, 3, 5, seed=1) != generate_maze(30, 3, 5, seed=2)
 
