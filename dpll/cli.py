@@ -299,17 +299,24 @@ def solve(
         result = SolverResult("SAT", solver.get_model(), comments)
         click.echo(competition_text(result), nl=False)
         sys.exit(EXIT_SAT)
+    unwritten: OSError | None = None
     if proof_path is not None:
-        with atomic_output(proof_path, inputs=[input_path], binary=binary_proof) as out:
-            if binary_proof:
-                out.write(solver.get_proof_binary())
-            else:
-                for line in solver.get_proof() or ():
-                    out.write(line + "\n")
+        try:
+            with atomic_output(proof_path, inputs=[input_path], binary=binary_proof) as out:
+                if binary_proof:
+                    out.write(solver.get_proof_binary())
+                else:
+                    for line in solver.get_proof() or ():
+                        out.write(line + "\n")
+        except OSError as exc:  # a full disk: the answer still stands, and is printed
+            unwritten = exc
         if show_stats:
             kind = "binary DRAT" if binary_proof else "DRUP"
-            comments.append(f"proof ({kind}): {proof_path}")
+            done = " not written" if unwritten else ""
+            comments.append(f"proof ({kind}){done}: {proof_path}")
     click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
+    if unwritten is not None:
+        raise unwritten  # one error line naming the proof file, exit 1: what was asked is missing
     sys.exit(EXIT_UNSAT)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import os
@@ -93,6 +94,10 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
 
 
+_WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
+"""What writing to a file can raise with no file name attached (a full disk, say)."""
+
+
 def report_errors(func: F) -> F:
     """Turn bad input into one ``error: FILE:LINE: message`` line and exit 1.
 
@@ -111,8 +116,11 @@ def report_errors(func: F) -> F:
         except BrokenPipeError:
             sys.exit(1)
         except OSError as exc:
-            where = getattr(exc, "filename", None) or "<output>"
-            fail(f"{where}: {exc.strerror or exc}")
+            where = exc.filename
+            if where is None and exc.errno in _WRITE_ERRORS:
+                where = "<stdout>"  # (atomic outputs name their file: what is left is print())
+            what = exc.strerror or str(exc)
+            fail(what if where is None else f"{where}: {what}")
         except MemoryError as exc:  # past the size checks: a process memory limit, say
             detail = f": {exc}" if str(exc) else ""
             fail(f"out of memory{detail} (this process may not use more; try a smaller input)")

@@ -386,8 +386,24 @@ def atomic_output(
     file. Refuses (FormatError) to overwrite one of ``inputs``, including a ``-``
     input whose standard input is redirected from the target (same device and
     inode). ``newline=""`` writes text exactly as given (no CRLF translation).
+    An OSError that names no file (a full disk: ENOSPC from a write) is raised again
+    naming the output (``<stdout>`` for ``-``), so that the message says which failed.
     """
     target = os.fspath(path)
+    try:
+        with _atomic_output(target, inputs, binary, newline) as handle:
+            yield handle
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        name = "<stdout>" if target == STDIO else target
+        raise OSError(exc.errno, exc.strerror, name) from exc  # (EPIPE stays BrokenPipeError)
+
+
+@contextlib.contextmanager
+def _atomic_output(
+    target: str, inputs: Sequence[str | os.PathLike[str]], binary: bool, newline: str | None
+) -> Iterator[IO]:
     if target == STDIO:
         stream = sys.stdout.buffer if binary else _stdout_text()
         yield stream

@@ -187,6 +187,28 @@ def test_a_proof_path_that_cannot_be_written_is_refused_before_solving(tmp_path:
     assert result.stdout == ""  # not loaded, not solved: no statistics, no answer
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_proof_that_cannot_be_written_still_leaves_the_answer(tmp_path: Path) -> None:
+    path = write(tmp_path, "php.cnf", pigeonhole_text(4))
+    result = run([str(path), "--proof", "/dev/full"])  # a full disk, once the proof is written
+    assert result.exit_code == 1
+    assert result.stderr == "error: /dev/full: No space left on device\n"
+    answer = parse_competition(result.stdout)
+    assert answer.status == "UNSAT" and "proof (DRUP) not written: /dev/full" in answer.comments
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_an_answer_that_cannot_be_written_names_stdout(tmp_path: Path) -> None:
+    path = write(tmp_path, "sat.cnf", SATISFIABLE)
+    with open("/dev/full", "w") as full:
+        process = subprocess.run(
+            [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    assert process.returncode == 1
+    assert process.stderr == "error: <stdout>: No space left on device\n"
+
+
 def test_seed_is_deterministic(tmp_path: Path) -> None:
     path = str(write(tmp_path, "php.cnf", pigeonhole_text(5)))
 

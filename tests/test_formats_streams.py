@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import errno
 import gzip
 import io
 import lzma
@@ -218,6 +219,33 @@ def test_atomic_output_binary(tmp_path):
     with atomic_output(tmp_path / "b.bin", binary=True) as handle:
         handle.write(b"\x00\x01")
     assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_a_write_error_names_the_output_it_happened_to(tmp_path):
+    # a full disk raises ENOSPC from write() or close(), with no file name attached
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    with pytest.raises(OSError) as caught, atomic_output(target) as handle:
+        handle.write("new")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    assert target.read_text() == "old\n" and os.listdir(tmp_path) == ["out.txt"]
+    with pytest.raises(OSError) as caught, atomic_output("-") as handle:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    assert caught.value.filename == "<stdout>"
+    with pytest.raises(BrokenPipeError), atomic_output("-"):
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))  # still quietly ends
+    # an error that names its file keeps the name
+    with pytest.raises(OSError) as caught, atomic_output(target):
+        (tmp_path / "missing" / "input").read_text()
+    assert caught.value.filename == str(tmp_path / "missing" / "input")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_writing_to_dev_full_names_it():
+    with pytest.raises(OSError) as caught, atomic_output("/dev/full") as handle:
+        handle.write("x" * 100_000)
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == "/dev/full"
 
 
 def test_failure_inside_the_block_keeps_the_old_target_and_removes_the_temp(tmp_path):
