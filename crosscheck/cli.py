@@ -309,7 +309,8 @@ def crosscheck_command(
     if maze_path == "-" and "-" in paths:
         raise click.UsageError("--maze - and PATH - cannot both read stdin: name one as a file")
     if maze_path not in (None, "-") and not os.path.isfile(maze_path):
-        fail(f"{maze_path}: no such maze file")
+        why = "is a directory, not a file" if os.path.isdir(maze_path) else "no such maze file"
+        fail(f"{maze_path}: {why}")
     _need_tools(proofs, plot_path)
     files = discover(paths)
     if not files:

@@ -188,7 +188,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     "--proof",
     "proof_path",
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     help="When unsatisfiable, write a DRUP proof to FILE (atomically).",
 )

@@ -137,7 +137,7 @@ def maze_group() -> None:
 
 # --------------------------------------------------------------------------- encode
 @maze_group.command("encode")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option(
     "--to",
@@ -232,12 +232,12 @@ def _back_matter_line(text: str) -> int:
 
 
 @maze_group.command("decode")
-@click.argument("answer", metavar="IN", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("answer", metavar="IN", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option(
     "--cnf",
     "cnf_file",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     help="The CNF that was solved (DIMACS with 'c var' names, or a DP input with its key): "
     "needed for an external solver's result; the model is checked against it.",
@@ -245,7 +245,7 @@ def _back_matter_line(text: str) -> int:
 @click.option(
     "--maze",
     "maze_file",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     help=(
         "The maze: the path is validated against it, NO SOLUTION is confirmed by "
@@ -355,12 +355,15 @@ def _factory(name: str, seed: int) -> Any:
 
 
 def _check_solver(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    from crosscheck.registry import canonical_name
+    """An unknown or unavailable solver is a usage error, as in `satkit crosscheck`."""
+    from crosscheck.registry import canonical_name, unavailable_reason
 
     try:
-        canonical_name(value)
+        reason = unavailable_reason(canonical_name(value))
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+    if reason:
+        raise click.BadParameter(reason)
     return value
 
 
@@ -379,7 +382,7 @@ def _attempt_line(record: Attempt) -> str:
 
 
 @maze_group.command("solve")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
 @click.option(
     "--solver",
     default="dpll",
@@ -533,12 +536,12 @@ def generate_command(
 
 # --------------------------------------------------------------------------- show
 @maze_group.command("show")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", required=True, help="OUT.svg, OUT.png or OUT.dot ('-': DOT).")
 @click.option(
     "--path",
     "path_file",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=click.Path(allow_dash=True),
     default=None,
     help="A back-end output (the path line) to draw with numbered steps.",
 )

@@ -102,6 +102,7 @@ def test_bad_input_is_reported_and_the_batch_goes_on(batch):
         (["/nonexistent/x.cnf"], "error: /nonexistent/x.cnf: No such file or directory"),
         (["{empty}"], "no instances found"),
         (["{sat}", "--maze", "/nonexistent/m.txt"], "error: /nonexistent/m.txt: no such maze file"),
+        (["{sat}", "--maze", "{empty}"], "empty: is a directory, not a file"),
     ],
 )
 def test_bad_paths_exit_1(tmp_path, args, message):

@@ -185,6 +185,9 @@ def test_a_proof_path_that_cannot_be_written_is_refused_before_solving(tmp_path:
     assert result.exit_code == 1
     assert result.stderr == f"error: {missing}: output folder does not exist\n"
     assert result.stdout == ""  # not loaded, not solved: no statistics, no answer
+    folder = run([str(path), "--proof", str(tmp_path)])  # one line, as for -o elsewhere
+    assert folder.exit_code == 1
+    assert folder.stderr == f"error: {tmp_path}: is a directory, not a file\n"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

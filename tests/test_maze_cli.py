@@ -800,3 +800,27 @@ def test_decode_confirms_no_solution_within_the_time_solve_gives(
         assert "stopped after 0 s" in cut.stderr
     quiet = run("decode", unsat, "--cnf", example_files["cnf"], "--maze", EXAMPLE, "-q")
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "{d}"], ["encode", "{d}"], ["decode", "{d}"], ["show", "{d}", "-o", "{x}"],
+        ["decode", "{dp}", "--maze", "{d}"], ["decode", "{dp}", "--cnf", "{d}"],
+        ["show", EXAMPLE, "--path", "{d}", "-o", "{x}"],
+    ],
+)  # fmt: skip
+def test_a_directory_as_an_input_is_one_error_line(tmp_path, example_files, args):
+    # as in solve, dp, convert and stats (click's own check made these a usage block, exit 2)
+    folder = tmp_path / "d"
+    folder.mkdir()
+    names = {"d": folder, "x": tmp_path / "x.dot", "dp": example_files["dp_out"]}
+    result = run(*(str(a).format(**names) for a in args))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {folder}: is a directory, not a file\n"
+
+
+def test_an_unavailable_solver_is_a_usage_error_as_in_crosscheck(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    result = run("solve", EXAMPLE, "--solver", "bin:cadical")
+    assert result.exit_code == 2 and "not available" in result.stderr
