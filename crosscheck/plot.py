@@ -107,15 +107,20 @@ def write_plots(
     size = (13, 5.5) if with_scatter else (7, 5.5)
     figure, axes = plt.subplots(1, 2 if with_scatter else 1, figsize=size)
     cactus = axes[0] if with_scatter else axes
+    plotted = 0
     for name, times in cactus_series(records, names).items():
         if times:
             cactus.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=name)
+            plotted += 1
+    if not plotted:  # (no curve, no legend: matplotlib would warn on stderr, past --quiet)
+        cactus.text(0.5, 0.5, "no instance solved", ha="center", transform=cactus.transAxes)
     cactus.set_yscale("log")
     cactus.set_xlabel("instances solved")
     cactus.set_ylabel("solve time per instance (s, log)")
     cactus.set_title(f"cactus: {len(records)} instances, timeout {timeout:g} s")
     cactus.grid(True, which="both", alpha=0.3)
-    cactus.legend(loc="upper left", fontsize="small")
+    if plotted:
+        cactus.legend(loc="upper left", fontsize="small")
     if with_scatter:
         assert ours is not None and reference is not None
         points = scatter_points(records, ours, reference, timeout)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import warnings
 from pathlib import Path
 
 import pytest
@@ -226,6 +227,21 @@ def test_plot(batch, tmp_path):
     assert result.exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"plot: {png}" in result.stderr
+
+
+def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
+    from crosscheck.plot import write_plots
+
+    records = [
+        {"timeout": 0.5, "runs": {"dpll": {"status": "timeout", "seconds": 0.5},
+                                  "minisat22": {"status": "timeout", "seconds": 0.5}}}
+    ]  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "no artists with labels" reached stderr
+        write_plots(records, tmp_path / "cactus.svg", solvers=["dpll"])
+        write_plots(records, tmp_path / "both.svg", solvers=["dpll", "minisat22"])  # + scatter
+    assert (tmp_path / "cactus.svg").stat().st_size and (tmp_path / "both.svg").stat().st_size
 
 
 def test_maze_cnf_with_its_maze(tmp_path):
