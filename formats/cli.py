@@ -221,18 +221,27 @@ def fail_if_short(
 ) -> None:
     """Fail (one ``error:`` line, exit 1) when ``need`` bytes surely exceed the ``have``
     available (None: unknown, never refused): ``LEAD need at least X GB[ of RESOURCE];
-    Y GB are available[ HINT]``."""
+    Y MB are available[ HINT]``, each size in the unit that shows it."""
     if have is None or need <= have:
         return
     of = f" of {resource}" if resource else ""
-    available = _gigabytes(have)
-    fail(f"{lead} need at least {_gigabytes(need)} GB{of}; {available} GB are available{hint}")
+    fail(f"{lead} need at least {byte_size(need)}{of}; {byte_size(have)} are available{hint}")
 
 
-def _gigabytes(size: int) -> str:
-    """``size`` bytes in GB: one decimal, or whole GB from 1,000 GB on (exact for any int,
-    where a float would print 570,000,000,000,000,064.0)."""
-    return f"{size / 1e9:,.1f}" if size < 10**12 else f"{size // 10**9:,}"
+def byte_size(size: int) -> str:
+    """``size`` bytes for a message: ``512 bytes``, ``61.4 KB``, ``2.3 MB``, ``1.0 GB``, and
+    whole GB from 1,000 GB on (exact for any int, where a float would print
+    570,000,000,000,000,064.0). One decimal everywhere else, so 0.0 never shows a size.
+
+    >>> byte_size(65_536), byte_size(153_807 * 24), byte_size(10**9), byte_size(57 * 10**20)
+    ('65.5 KB', '3.7 MB', '1.0 GB', '5,700,000,000,000 GB')
+    """
+    if size >= 10**12:
+        return f"{size // 10**9:,} GB"
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
 
 
 def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> None:

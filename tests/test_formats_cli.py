@@ -625,3 +625,13 @@ def test_the_memory_a_nested_cgroup_leaves(tmp_path):
     assert _cgroup_left(str(root), str(groups)) == 200_000
     groups.write_text("1:memory:/\n")  # cgroup v1 only: not read
     assert _cgroup_left(str(root), str(groups)) is None
+
+
+def test_sizes_in_messages_never_read_zero():
+    from formats.cli import byte_size
+
+    # a small disk used to read "need at least 0.0 GB of disk; 0.0 GB are available"
+    assert [byte_size(n) for n in (0, 999, 65_536, 3_691_368, 10**9, 2_500_000_000)] == [
+        "0 bytes", "999 bytes", "65.5 KB", "3.7 MB", "1.0 GB", "2.5 GB",
+    ]  # fmt: skip
+    assert byte_size(570 * 10**24) == "570,000,000,000,000,000 GB"  # exact, unlike a float
