@@ -175,8 +175,12 @@ def encode_command(
         _too_big(maze_file, steps is not None, size, need, free, "disk", encoding)
     try:
         cnf.write(output, to, inputs=(maze_file,))
-    except KeyboardInterrupt:  # the atomic writer has removed its temporary file
-        click.echo("interrupted: nothing written", err=True)
+    except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...
+        if output == "-" or written_in_place(output):  # ... but a stream keeps what it got
+            where = "the output on stdout" if output == "-" else output
+            click.echo(f"interrupted: {where} is incomplete", err=True)
+        else:
+            click.echo("interrupted: nothing written", err=True)
         sys.exit(130)
     if _progress(quiet) and output != "-":
         click.echo(

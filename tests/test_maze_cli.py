@@ -545,6 +545,12 @@ def test_encode_interrupted_leaves_nothing(tmp_path, monkeypatch):
     result = run("encode", EXAMPLE, "-o", out)
     assert result.exit_code == 130 and result.stderr == "interrupted: nothing written\n"
     assert list(tmp_path.iterdir()) == []
+    # a stream keeps what it was given: the message must not say "nothing written"
+    streamed = run("encode", EXAMPLE)
+    assert streamed.exit_code == 130 and streamed.stdout == "-1 -2\n"
+    assert streamed.stderr == "interrupted: the output on stdout is incomplete\n"
+    device = run("encode", EXAMPLE, "-o", "/dev/null")
+    assert device.stderr == "interrupted: /dev/null is incomplete\n"
 
 
 def test_solve_interrupted(monkeypatch):
