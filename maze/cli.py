@@ -392,7 +392,10 @@ def _attempt_line(record: Attempt) -> str:
     default="dpll",
     show_default=True,
     callback=_check_solver,
-    help="dpll, dpll:classic[/HEURISTIC], or a PySAT solver (minisat22, cadical153, glucose4, …).",
+    help="dpll, dpll:cdcl/vsids-numbered, dpll:classic[/HEURISTIC], a PySAT solver "
+    "(minisat22, cadical153, glucose4, …), bin:minisat, bin:cadical, bin:kissat, bin:picosat, "
+    "or bin:PROGRAM / bin:/path/to/solver for any other program, run as PROGRAM FILE.cnf "
+    "with SAT-competition output (s and v lines).",
 )
 @encoding_option("assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")

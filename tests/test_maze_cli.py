@@ -830,3 +830,9 @@ def test_an_unavailable_solver_is_a_usage_error_as_in_crosscheck(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     result = run("solve", EXAMPLE, "--solver", "bin:cadical")
     assert result.exit_code == 2 and "not available" in result.stderr
+
+
+def test_solve_help_names_every_kind_of_solver_it_takes():
+    text = run("solve", "--help").stdout
+    kinds = ("dpll:cdcl/vsids-numbered", "dpll:classic", "minisat22", "bin:cadical", "bin:PROGRAM")
+    assert all(kind in text for kind in kinds)
