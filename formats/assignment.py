@@ -97,6 +97,21 @@ def _separator_index(lines: list[str]) -> int | None:
     return None
 
 
+_IS_DIMACS = (
+    "a 'p cnf' header: this is DIMACS, not the DP input format "
+    "('satkit convert IN -o OUT' turns it into DP input; 'satkit solve' reads it)"
+)
+
+
+def _dimacs_header(lines: list[str]) -> int | None:
+    """The line number of a DIMACS ``p cnf`` header among clause lines (None: none)."""
+    for number, line in enumerate(lines, start=1):
+        tokens = line.split()
+        if tokens[:2] == ["p", "cnf"]:
+            return number
+    return None
+
+
 def parse_dp_input(text: str, name: str = "<string>") -> Formula:
     """Parse DP input: clause lines, a line ``0``, then back matter (kept byte for byte).
 
@@ -107,6 +122,9 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
     lines = _lines(text)
     separator = _separator_index(lines)
     if separator is None:
+        header = _dimacs_header(lines)
+        if header is not None:
+            raise FormatError(name, header, _IS_DIMACS)
         raise FormatError(name, len(lines) or 1, "no line '0' ending the clause list")
     formula = Formula()
     clauses = formula.clauses
@@ -120,6 +138,9 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             continue
         bad = next((token for token in tokens if not _is_int(token)), None)
         if bad is not None:
+            header = _dimacs_header(lines[:separator])  # (SATLIB files end with % and 0)
+            if header is not None:
+                raise FormatError(name, header, _IS_DIMACS)
             raise FormatError(name, number, f"expected a signed atom number, found {bad!r}")
         try:
             clause = [int(token) for token in tokens]

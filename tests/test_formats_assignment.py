@@ -42,6 +42,12 @@ def test_crlf_bom_trailing_blanks_and_right_aligned_numbers():
     assert formula.back_matter == "  1 At(START,0)\r\n 12 Has(GOLD,3)  \r\n"
 
 
+IS_DIMACS = (
+    "a 'p cnf' header: this is DIMACS, not the DP input format "
+    "('satkit convert IN -o OUT' turns it into DP input; 'satkit solve' reads it)"
+)
+
+
 @pytest.mark.parametrize("blank", ["\f", "\v", "\x1c", "\x85", "\u2028", "\u2029"])
 def test_a_line_ends_only_at_lf_crlf_or_cr(blank):
     # str.splitlines also ends a line at these: one clause would become two (SAT -> UNSAT)
@@ -100,6 +106,9 @@ def test_only_a_separator_is_an_empty_formula():
         ("1 2\n-1\n", 2, "no line '0' ending the clause list"),
         ("1 2\n-1", 2, "no line '0' ending the clause list"),
         ("", 1, "no line '0' ending the clause list"),
+        # DIMACS given where DP input is expected: said so, at its header
+        ("p cnf 2 2\n1 2 0\n-1 0\n", 1, IS_DIMACS),
+        ("c SATLIB\np cnf 2 1\n1 2 0\n%\n0\n", 2, IS_DIMACS),
     ],
 )
 def test_bad_dp_input(text, line, message):
