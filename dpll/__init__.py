@@ -6,6 +6,6 @@
 (True, [-1, 2])
 """
 
-from dpll.solver import Solver
+from dpll.solver import NoSuchSolverError, Solver
 
-__all__ = ["Solver"]
+__all__ = ["NoSuchSolverError", "Solver"]

@@ -66,6 +66,12 @@ _NO_ATMOST = (
 )
 
 
+class NoSuchSolverError(ValueError):
+    """An unknown solver name (PySAT raises its own ``pysat.solvers.NoSuchSolverError``;
+    code that swaps ``from pysat.solvers import Solver, NoSuchSolverError`` for
+    ``from dpll import Solver, NoSuchSolverError`` catches this one). A ValueError too."""
+
+
 def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
     """The clauses of a list of clauses, a ``formats.Formula`` or a ``pysat.formula.CNF``."""
     clauses = getattr(formula, "clauses", None)
@@ -145,7 +151,7 @@ class Solver:
             if name in MODES:
                 mode = name
             elif name not in PYSAT_NAMES:
-                raise ValueError(
+                raise NoSuchSolverError(
                     f"unknown solver name {name!r}; choose one of {', '.join(MODES)} "
                     "(or any pysat.solvers name, which means cdcl)"
                 )

@@ -204,6 +204,10 @@ def test_a_bulk_load_keeps_none_of_the_callers_clauses(mode: str) -> None:
 def test_bad_names_modes_and_heuristics() -> None:
     with pytest.raises(ValueError, match="unknown solver name"):
         Solver(name="minisat2")
+    import dpll  # code written for PySAT catches NoSuchSolverError, imported beside Solver
+
+    with pytest.raises(dpll.NoSuchSolverError, match="unknown solver name"):
+        dpll.Solver("foo")
     with pytest.raises(ValueError, match="unknown mode"):
         Solver(mode="fast")
     with pytest.raises(ValueError, match="unknown heuristic"):
