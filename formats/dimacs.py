@@ -237,8 +237,9 @@ class _Reader:
         if tail:
             filled.append(tail)
         if self.may_exceed_header(commas):
-            high = max(map(max, filled), default=0)
-            low = min(map(min, filled), default=0)
+            # (an empty clause, " 0" or "1 0  0", can come through json.loads as [])
+            high = max(map(max, filter(None, filled)), default=0)
+            low = min(map(min, filter(None, filled)), default=0)
             self.note_max(max(high, -low), text, first_line)
         if tail:
             filled.pop()

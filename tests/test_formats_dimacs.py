@@ -301,6 +301,22 @@ def test_var_comments_fill_names_and_stay_out_of_comments():
     assert formula.comments == ["plain"]
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (" 0\n", [[]]),  # no header: every block is scanned for its largest literal
+        ("p cnf 1 2\n2 0\n\n0\n", [[2], []]),  # a literal above the count: likewise
+        ("1 0  0 3 0\n", [[1], [], [3]]),
+        ("p cnf 3 3\n1 2 3 0\n\n0\n", [[1, 2, 3], []]),
+    ],
+)
+@pytest.mark.parametrize("block_size", [1, 2, 3, 5, 1 << 20])
+def test_an_empty_clause_after_blanks_is_kept(text, clauses, block_size):
+    # json.loads hands such an empty clause over as []: max() over it was a traceback
+    with mock.patch.object(dimacs, "BLOCK_SIZE", block_size):
+        assert parse_dimacs(text).clauses == clauses
+
+
 def test_leading_zeros_are_numbers():
     assert parse_dimacs("p cnf 12 1\n012 -007 0\n").clauses == [[12, -7]]
 
