@@ -582,6 +582,18 @@ def format_clause(clause: Sequence[int]) -> str:
     return " ".join(map(str, clause)) + " 0" if clause else "0"
 
 
+def comment_lines(comment: str) -> list[str]:
+    """``comment`` as ``c`` lines (each with its ``\\n``): one per line of the text (LF,
+    CRLF or CR), so that a line break in it (a file name holding one, say) cannot end the
+    comment early and leave the rest as a line no reader takes.
+
+    >>> comment_lines("maze two\\nlines.txt: 2 nodes")
+    ['c maze two\\n', 'c lines.txt: 2 nodes\\n']
+    """
+    parts = io.StringIO(comment, newline=None).read().split("\n") if comment else [""]
+    return [f"c {part}\n" if part else "c\n" for part in parts]
+
+
 def dimacs_lines(formula: Formula) -> Iterator[str]:
     """The DIMACS text of ``formula``, line by line (each with its ``\\n``).
 
@@ -589,7 +601,7 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
     header (variables = max(declared, used); clauses counted), the clauses.
     """
     for comment in formula.comments:
-        yield f"c {comment}\n" if comment else "c\n"
+        yield from comment_lines(comment)
     for var in sorted(formula.names):
         yield f"c {NAME_PREFIX}{var} {formula.names[var]}\n"
     if formula.back_matter:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from formats.dimacs import MAX_VARIABLES, beyond_max_message, literal_value
+from formats.dimacs import MAX_VARIABLES, beyond_max_message, comment_lines, literal_value
 from formats.errors import FormatError
 
 STATUSES = ("SAT", "UNSAT", "UNKNOWN")
@@ -126,7 +126,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
 def competition_text(result: SolverResult) -> str:
     """SAT-competition output for ``result``: ``c`` lines, one ``s`` line, wrapped ``v`` lines."""
     words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
-    out = [f"c {comment}" if comment else "c" for comment in result.comments]
+    out = [line[:-1] for comment in result.comments for line in comment_lines(comment)]
     out.append(f"s {words[result.status]}")
     if result.status == "SAT" and result.model is not None:
         line = "v"

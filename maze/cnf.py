@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from formats.dimacs import BACK_MATTER_PREFIX, NAME_PREFIX
+from formats.dimacs import BACK_MATTER_PREFIX, NAME_PREFIX, comment_lines
 from formats.formula import Formula
 from formats.streams import atomic_output
 from maze.compact import aux_count, aux_names, compact_parts
@@ -135,7 +135,7 @@ class MazeCNF:
 
         write = handle.write
         for comment in self.comments():
-            write(f"c {comment}\n")
+            write("".join(comment_lines(comment)))
         names = self.name_list()
         write("".join([f"c {NAME_PREFIX}{var} {name}\n" for var, name in enumerate(names, 1)]))
         if with_key:

@@ -711,3 +711,14 @@ def test_reading_leaves_the_collector_as_it_was():
     finally:
         gc.unfreeze()
     del kept
+
+
+def test_a_comment_with_line_breaks_stays_comments():
+    # a maze file named "two\nlines.txt" made `maze encode --to dimacs` write a second line
+    # that no reader (ours, minisat, cadical, picosat) takes
+    assert dimacs.comment_lines("a\r\nb\rc\nd") == ["c a\n", "c b\n", "c c\n", "c d\n"]
+    assert dimacs.comment_lines("") == ["c\n"]
+    formula = Formula(nvars=1, clauses=[[1]], comments=["maze two\nlines.txt: 2 nodes", "x\ry"])
+    again = parse_dimacs(dimacs_text(formula), strict=True)
+    assert again.clauses == [[1]]
+    assert again.comments == ["maze two", "lines.txt: 2 nodes", "x", "y"]

@@ -291,3 +291,9 @@ def test_result_literals_up_to_max_variables_and_long_leading_zeros():
     assert parse_result("s SATISFIABLE\nv 1 -2147483647 0\n").model == [1, -2147483647]
     assert parse_result("SAT\n2147483647 0\n").model == [2147483647]
     assert parse_result("s SATISFIABLE\nv -" + "0" * 5000 + "2 0\n").model == [-2]
+
+
+def test_a_comment_with_a_line_break_cannot_end_the_answer_early():
+    text = competition_text(SolverResult("UNSAT", comments=["proof (DRUP): a\ns SATISFIABLE"]))
+    assert text == "c proof (DRUP): a\nc s SATISFIABLE\ns UNSATISFIABLE\n"
+    assert parse_competition(text).status == "UNSAT"

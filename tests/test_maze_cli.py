@@ -836,3 +836,12 @@ def test_solve_help_names_every_kind_of_solver_it_takes():
     text = run("solve", "--help").stdout
     kinds = ("dpll:cdcl/vsids-numbered", "dpll:classic", "minisat22", "bin:cadical", "bin:PROGRAM")
     assert all(kind in text for kind in kinds)
+
+
+def test_encode_dimacs_of_a_maze_whose_name_holds_a_line_break(tmp_path):
+    odd = tmp_path / "two\nlines.txt"
+    odd.write_text(EXAMPLE.read_text())
+    out = tmp_path / "odd.cnf"
+    assert run("encode", odd, "--to", "dimacs", "-o", out).exit_code == 0
+    formula = parse_dimacs(out.read_text(), strict=True)  # every line before p cnf is a comment
+    assert formula.comments[:2] == [f"maze {tmp_path}/two", "lines.txt: 9 nodes, 3 treasures, K=5"]
