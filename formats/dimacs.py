@@ -144,6 +144,7 @@ class _Reader:
         self.header_line = 0
         self.max_var = 0
         self.ended = False  # a % line was seen
+        self.end_line = 0  # the line of that % (where the input ends)
         self.first_clause_line = 0
         self.back_matter: list[str] = []
         self.over_header: re.Pattern[bytes] | None = None
@@ -382,6 +383,7 @@ class _Reader:
             self.header(stripped.decode("ascii", "replace"), line)
         elif first == b"%":
             self.ended = True
+            self.end_line = line
         else:
             if b"\x00" in raw:
                 raise self.error(line, "binary data, not DIMACS text")
@@ -492,7 +494,9 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
             reader.feed(block, first_line)
             if reader.ended:
                 break
-    return reader.finish(first_line + block.count(b"\n"))
+    # the end of the input: the % line that ends it (what follows is ignored), else the
+    # line after the last one
+    return reader.finish(reader.end_line if reader.ended else first_line + block.count(b"\n"))
 
 
 def _text_blocks(data: bytes, block_size: int | None = None) -> Iterator[tuple[bytes, int]]:

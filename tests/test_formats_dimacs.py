@@ -348,6 +348,7 @@ def test_big_input_crossing_the_default_block_size():
         ("p cnf 1 1\np cnf 1 1\n1 0\n", 2, "a second 'p cnf' header (the first is on line 1)"),
         ("", 1, "empty input"),
         ("c only\nc comments\n", 3, "empty input"),
+        ("c a\n%\n0\n\n\n\n", 2, "empty input"),  # the input ends at its % line
         ("p cnf 1 1\n1 \x00 0\n", 2, "\\x00"),
         ("p cnf 1 1\n\x00\x01\x02\n", 2, "binary data"),
         ("p cnf 3 1\n1 0\n2\n99999999999999999999999 0\n", 4, "exceeds the largest variable"),
