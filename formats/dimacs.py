@@ -491,6 +491,10 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
     block, first_line = b"", 1
     with _gc_paused():
         for block, first_line in blocks:
+            if b"\r" in block and b"\n" not in block:
+                # no LF at all: a file with CR line ends (classic Mac OS), which arrives as
+                # one block; its CRs end lines (elsewhere a CR is a blank, as in CRLF)
+                block = block.replace(b"\r", b"\n")
             reader.feed(block, first_line)
             if reader.ended:
                 break

@@ -73,9 +73,22 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
                 chunks.append(chunk)
     except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
         line = _readable_prefix(raw, kind).count(b"\n") + 1
-        detail = str(exc) or type(exc).__name__
-        raise FormatError(name, line, f"{kind} data is truncated or corrupt ({detail})") from None
+        raise FormatError(name, line, _broken_stream(kind, exc)) from None
     return b"".join(chunks)
+
+
+def _broken_stream(kind: str, exc: BaseException) -> str:
+    """What is wrong with compressed data whose decompression raised ``exc``."""
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, gzip.BadGzipFile) and detail.startswith("Not a gzipped"):
+        # a whole gzip stream, then bytes that start no other one: `gzip -d` and the
+        # solvers drop them, but a damaged second member looks the same, and dropping
+        # its clauses would change the answer
+        return (
+            "bytes that are not gzip data follow the gzip stream (gzip -d ignores them "
+            "with a warning; satkit does not guess: 'gzip -dc' the file and check what it held)"
+        )
+    return f"{kind} data is truncated or corrupt ({detail})"
 
 
 def _readable_prefix(raw: bytes, kind: str) -> bytes:
@@ -185,9 +198,7 @@ def iter_byte_blocks(
                 chunk = read(piece_size)
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += sum(piece.count(b"\n") for piece in pieces)
-                detail = str(exc) or type(exc).__name__
-                message = f"{kind} data is truncated or corrupt ({detail})"
-                raise FormatError(name, line, message) from None
+                raise FormatError(name, line, _broken_stream(kind, exc)) from None
             if chunk:
                 pieces.append(chunk)
                 size += len(chunk)

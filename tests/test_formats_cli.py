@@ -308,6 +308,9 @@ BAD_INPUTS = [
     ("truncated-gzip", _cut(gzip.compress(BIG)), [], ANY_LINE, "gzip data is truncated or corrupt"),
     ("truncated-xz", _cut(lzma.compress(BIG)), [], ANY_LINE, "xz data is truncated or corrupt"),
     ("truncated-bz2", _cut(bz2.compress(BIG)), [], 1, "bz2 data is truncated or corrupt"),
+    # what follows a whole gzip stream: named for what it is (minisat and gzip -d drop it)
+    ("gzip-then-garbage", gzip.compress(b"p cnf 2 2\n1 0\n-1 2 0\n") + b"garbage", [], 4,
+     "bytes that are not gzip data follow the gzip stream"),
     ("gzip-magic-garbage", b"\x1f\x8b" + b"garbage" * 20, [], 1, "gzip data is truncated"),
     ("binary-garbage", b"p cnf 1 1\n\x00\x07\x1b\x00\n", [], 2, "binary data"),
     ("nul-in-clause", b"p cnf 1 1\n1 \x00 0\n", [], 2, "found"),

@@ -723,3 +723,17 @@ def test_a_comment_with_line_breaks_stays_comments():
     again = parse_dimacs(dimacs_text(formula), strict=True)
     assert again.clauses == [[1]]
     assert again.comments == ["maze two", "lines.txt: 2 nodes", "x", "y"]
+
+
+@pytest.mark.parametrize("block_size", [1, 3, 1 << 20])
+def test_a_file_with_cr_line_ends_reads_as_lines(block_size):
+    # minisat and picosat read such files; the header used to swallow the whole file
+    text = b"c made on a Mac\rp cnf 2 2\r1 0\r-1 2 0\r"
+    with mock.patch.object(dimacs, "BLOCK_SIZE", block_size):
+        formula = parse_dimacs(text, strict=True)
+    assert formula.clauses == [[1], [-1, 2]] and formula.comments == ["made on a Mac"]
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(b"p cnf 1 1\r1 0\rx\r")
+    assert info.value.line == 3
+    # with LF lines about, a CR stays a blank (CRLF files)
+    assert parse_dimacs(b"p cnf 2 2\r\n1 0\r-1 2 0\n").clauses == [[1], [-1, 2]]
