@@ -1,4 +1,4 @@
-"""Commands that drive the `puzzles` package: `satkit puzzle einstein` and `satkit puzzle solve`.
+"""Commands that drive the `puzzles` package: `satkit puzzle einstein`, `solve` and `hitman`.
 
 Edge code: the only module of the package that prints. Exit codes follow the
 `solve` convention: 10 a solution was found, 20 the puzzle has none, 0 unknown
@@ -7,6 +7,7 @@ Edge code: the only module of the package that prints. Exit codes follow the
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable
@@ -17,9 +18,13 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
 from formats.cli import fail, report_errors
 from formats.dimacs import write_dimacs
-from formats.streams import is_stdout
+from formats.errors import FormatError
+from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
+from puzzles.hitman_explore import Exploration, explore
+from puzzles.hitman_trace import load_traces, replay
+from puzzles.hitman_world import CODES, HitmanMap, choose_map, known_names, load_maps, render_grid
 from puzzles.loader import load_puzzle
 from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
 from puzzles.zebra import Puzzle, encode
@@ -37,7 +42,7 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--cnf",
             "cnf_path",
             metavar="OUT",
-            type=click.Path(dir_okay=False),
+            type=click.Path(),
             help="Also write the puzzle's CNF as DIMACS to OUT (atomically).",
         ),
         click.option(
@@ -92,7 +97,7 @@ def einstein_command(**options: Any) -> None:
 
 
 @puzzle_group.command("solve")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @_solve_options
 @report_errors
 def solve_command(file: str, **options: Any) -> None:
@@ -238,6 +243,283 @@ def _json_report(
         "stats": result.stats,
         "uniqueness_check_stats": result.check_stats,
     }
+
+
+EXIT_GUESSED = 0
+"""`puzzle hitman`: some cells could not be determined and were guessed (or, with
+--replay, left unknown); 10 means every cell was determined and is right."""
+
+HITMAN_MARKS = {"deduced": "+", "guessed": "*"}
+ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"}
+
+
+@puzzle_group.command("hitman")
+@click.argument("maps_path", metavar="MAPS.json", type=click.Path(allow_dash=True))
+@click.option(
+    "--map", "map_name", metavar="NAME", help="The map to play (needed when the file has several)."
+)
+@click.option(
+    "--replay",
+    "trace_path",
+    metavar="TRACE.jsonl",
+    type=click.Path(allow_dash=True),
+    help="Do not explore: deduce from the observations of a recorded trace instead.",
+)
+@click.option(
+    "--index",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --replay: the N-th trace of the file (blank lines not counted).",
+)
+@click.option(
+    "--cnf",
+    "cnf_path",
+    metavar="OUT",
+    type=click.Path(allow_dash=True),
+    help="Also write the final knowledge base as DIMACS with 'c var N NAME' names (atomically).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.option("--quiet", "-q", is_flag=True, help="No notes on stderr.")
+@report_errors
+def hitman_command(
+    maps_path: str,
+    map_name: str | None,
+    trace_path: str | None,
+    index: int,
+    cnf_path: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Hitman phase 1 (seed 004): explore a map of MAPS.json, deducing its cells with SAT.
+
+    Plays the map against an offline copy of the course referee, adds every
+    status to a CNF knowledge base and deduces the cells whose content is forced,
+    then sends the map and prints it (top row first) with the actions, the
+    penalties, the score and how many cells were seen, deduced or guessed.
+    MAPS.json is a "hitman-maps/1" file. With --replay, the observations of a
+    recorded trace are used instead of exploring, and checked against the map
+    the trace names (or --map).
+
+    Exit 10 when every cell was determined (and is right), 0 when some cells
+    had to be guessed (--replay: were left unknown), 1 for bad input.
+    """
+    if cnf_path is not None and is_stdout(cnf_path):
+        raise click.UsageError(
+            f"--cnf {cnf_path} would mix the CNF with the report on stdout; name another file"
+        )
+    if index != 1 and trace_path is None:
+        raise click.UsageError("--index only applies to --replay TRACE.jsonl")
+    inputs = (maps_path,) if trace_path is None else (maps_path, trace_path)
+    if cnf_path is not None:
+        check_output(cnf_path, inputs=inputs)
+    maps = load_maps(maps_path)
+    if trace_path is not None:
+        _hitman_replay(maps, maps_path, map_name, trace_path, index, cnf_path, as_json, quiet)
+        return
+    if map_name is None and len(maps) > 1:
+        raise click.UsageError(
+            f"{display_name(maps_path)} holds {len(maps)} maps; choose one with --map:"
+            f" {known_names(maps)}"
+        )
+    world = choose_map(maps, map_name, display_name(maps_path))
+    result = explore(world)
+    if result.wrong and not result.guessed:
+        fail(f"internal error: a determined cell is wrong ({result.wrong[0]}); please report it")
+    _write_hitman_cnf(result.kb, cnf_path, inputs, f"explored map {world.name}", as_json, quiet)
+    if as_json:
+        click.echo(json.dumps(_hitman_json(result, cnf_path), indent=2))
+    else:
+        click.echo(_hitman_text(result))
+    sys.exit(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
+
+
+def _write_hitman_cnf(
+    kb: Any, cnf_path: str | None, inputs: tuple[str, ...], what: str, as_json: bool, quiet: bool
+) -> None:
+    if cnf_path is None:
+        return
+    write_dimacs(kb.formula(comments=[f"satkit puzzle hitman: {what}"]), cnf_path, inputs=inputs)
+    if not quiet and not as_json:
+        click.echo(f"CNF written to {cnf_path}", err=True)
+
+
+def compact_actions(actions: list[str]) -> str:
+    """``M`` move, ``R`` turn clockwise, ``L`` anti-clockwise; runs as ``M3``."""
+    tokens = []
+    for letter, run in itertools.groupby(ACTION_LETTERS[action] for action in actions):
+        count = len(list(run))
+        tokens.append(letter + (str(count) if count > 1 else ""))
+    return " ".join(tokens)
+
+
+def _hitman_legend() -> str:
+    codes = ", ".join(f"{code} {name}" for name, code in CODES.items())
+    return (
+        f"Codes: {codes}; G = guard, C = civilian, the arrow is where he faces;"
+        " ? unknown. After a code: + deduced by SAT (never seen), * guessed."
+    )
+
+
+def _world_line(world: HitmanMap) -> str:
+    return (
+        f"{world.name}: {world.n} wide x {world.m} high, {_count(world.guard_count, 'guard')},"
+        f" {_count(world.civil_count, 'civilian')}"
+    )
+
+
+def _hitman_text(result: Exploration) -> str:
+    world = result.world
+    marks = {cell: HITMAN_MARKS["deduced"] for cell in result.deduced}
+    marks.update({cell: HITMAN_MARKS["guessed"] for cell in result.guessed})
+    lines = [
+        f"Hitman phase 1 on {_world_line(world)}",
+        "",
+        render_grid(world.m, world.n, result.sent, marks),
+        _hitman_legend(),
+        "",
+        f"Actions ({len(result.actions)}): {compact_actions(result.actions) or '(none)'}"
+        "   [M move, R turn clockwise, L turn anti-clockwise]",
+        f"Penalties: {result.penalties} ({len(result.actions)} for actions,"
+        f" {result.penalties - len(result.actions)} for being seen by guards)",
+        f"Score: {result.score} (at most 2·m·n = {result.max_score})",
+        f"Cells: {len(result.seen)} seen, {len(result.deduced)} deduced,"
+        f" {len(result.guessed)} guessed (of {world.m * world.n})",
+    ]
+    if result.all_correct:
+        lines.append("The map sent is all correct.")
+    else:
+        wrong = ", ".join(f"({x},{y})" for x, y in result.wrong)
+        lines.append(f"The map sent has {_count(len(result.wrong), 'wrong cell')}: {wrong}.")
+    return "\n".join(lines)
+
+
+def _rows(m: int, n: int, cells: dict, missing: str | None = None) -> list[list[str | None]]:
+    return [[cells.get((x, y), missing) for x in range(n)] for y in reversed(range(m))]
+
+
+def _hitman_json(result: Exploration, cnf_path: str | None) -> dict[str, Any]:
+    world = result.world
+    return {
+        "map": world.name,
+        "m": world.m,
+        "n": world.n,
+        "guard_count": world.guard_count,
+        "civil_count": world.civil_count,
+        "actions": result.actions,
+        "action_count": len(result.actions),
+        "compact_actions": compact_actions(result.actions),
+        "invalid_moves": result.invalid_moves,
+        "penalties": result.penalties,
+        "score": result.score,
+        "max_score": result.max_score,
+        "seen": len(result.seen),
+        "deduced": len(result.deduced),
+        "guessed": len(result.guessed),
+        "determined": result.determined,
+        "all_correct": result.all_correct,
+        "wrong_cells": [list(cell) for cell in result.wrong],
+        "guessed_cells": [list(cell) for cell in sorted(result.guessed)],
+        "deduced_cells": [list(cell) for cell in sorted(result.deduced)],
+        "rows_top_to_bottom": _rows(world.m, world.n, result.sent),
+        "codes": CODES,
+        "variables": result.kb.top,
+        "clauses": len(result.kb.clauses),
+        "sat_calls": result.kb.sat_calls,
+        "cnf": cnf_path,
+    }
+
+
+def _hitman_replay(
+    maps: dict[str, HitmanMap],
+    maps_path: str,
+    map_name: str | None,
+    trace_path: str,
+    index: int,
+    cnf_path: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    traces = load_traces(trace_path)
+    if index > len(traces):
+        held = _count(len(traces), "trace")
+        raise click.UsageError(f"--index {index}: {display_name(trace_path)} holds {held}")
+    trace = traces[index - 1]
+    name = map_name if map_name is not None else trace.map_name
+    world = None
+    if map_name is not None or (name is not None and name in maps):
+        world = choose_map(maps, name, display_name(maps_path))
+    start = trace.start
+    if world is not None and (start["m"], start["n"]) != (world.m, world.n):
+        raise FormatError(
+            trace.file,
+            trace.line,
+            f"the trace is {start['n']}x{start['m']} but map {world.name} is {world.n}x{world.m}",
+        )
+    result = replay(trace)
+    kb = result.kb
+    wrong = [] if world is None else sorted(c for c, v in kb.known.items() if world.cells[c] != v)
+    if wrong:
+        x, y = wrong[0]
+        raise FormatError(
+            trace.file,
+            trace.line,
+            f"the observations determine ({x},{y}) as {kb.known[wrong[0]]}"
+            f" but map {world.name} has {world.cells[wrong[0]]} there: not a trace of this map",
+        )
+    what = f"replay of {display_name(trace_path)} trace {index}"
+    _write_hitman_cnf(kb, cnf_path, (maps_path, trace_path), what, as_json, quiet)
+    cells = kb.m * kb.n
+    determined = len(kb.known) == cells
+    report = {
+        "trace": display_name(trace_path),
+        "index": index,
+        "line": trace.line,
+        "map": name,
+        "kind": trace.kind,
+        "m": kb.m,
+        "n": kb.n,
+        "actions": len(trace.steps),
+        "penalties": trace.steps[-1][1]["penalties"] if trace.steps else start["penalties"],
+        "seen": len(result.seen),
+        "deduced": len(result.deduced),
+        "unknown": cells - len(kb.known),
+        "determined": determined,
+        "checked_against": world.name if world is not None else None,
+        "agrees": True if world is not None else None,
+        "rows_top_to_bottom": _rows(kb.m, kb.n, kb.known),
+        "deduced_cells": [list(cell) for cell in sorted(result.deduced)],
+        "variables": kb.top,
+        "clauses": len(kb.clauses),
+        "sat_calls": kb.sat_calls,
+        "cnf": cnf_path,
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        marks = {cell: HITMAN_MARKS["deduced"] for cell in result.deduced}
+        check = (
+            f"Every determined cell agrees with map {world.name}."
+            if world is not None
+            else f"No map named {name!r} in {display_name(maps_path)}: not checked."
+        )
+        click.echo(
+            "\n".join(
+                [
+                    f"Replay of {report['trace']} trace {index} (line {trace.line}):"
+                    f" map {name or '(unnamed)'}, {kb.n} wide x {kb.m} high,"
+                    f" {_count(len(trace.steps), 'action')}, penalties {report['penalties']}",
+                    "",
+                    render_grid(kb.m, kb.n, kb.known, marks),
+                    _hitman_legend(),
+                    "",
+                    f"Cells: {report['seen']} seen, {report['deduced']} deduced,"
+                    f" {report['unknown']} unknown (of {cells})",
+                    check,
+                ]
+            )
+        )
+    sys.exit(EXIT_SOLVED if determined else EXIT_GUESSED)
 
 
 commands: list[click.Command] = [puzzle_group]

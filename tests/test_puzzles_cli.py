@@ -284,3 +284,11 @@ def test_registered_in_satkit() -> None:
     result = CliRunner().invoke(main, ["puzzle", "--help"])
     assert result.exit_code == 0
     assert "einstein" in result.stdout and "solve" in result.stdout
+
+
+def test_a_directory_as_a_puzzle_file_or_cnf_is_one_error_line(tmp_path):
+    # as in solve, dp and maze (click's own check gave a usage block and exit 2)
+    for args in (["solve", str(tmp_path)], ["einstein", "--cnf", str(tmp_path)]):
+        result = run(*args)
+        assert result.exit_code == 1
+        assert result.stderr == f"error: {tmp_path}: is a directory, not a file\n"

@@ -1,0 +1,120 @@
+"""Recorded Hitman phase-1 traces (JSON lines) and what their observations determine.
+
+A trace file holds one JSON object per line, as ``hitman_phase1_traces.jsonl``:
+``{"map": NAME, "start": STATUS, "steps": [{"action": A, "status": STATUS}, …], …}``
+with statuses in the referee's shape (cells as [x, y], contents as enum names).
+Blank lines are skipped. Every mistake is a `FormatError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from formats.errors import FormatError
+from formats.streams import display_name, read_text
+from puzzles.hitman_sat import Inconsistent, KnowledgeBase, ObservationError
+
+STATUS_KEYS = ("position", "orientation", "vision", "hear", "penalties", "m", "n")
+
+
+@dataclass
+class Trace:
+    """One recorded run: its map name (may be None), start status and (action, status) steps."""
+
+    file: str
+    line: int
+    map_name: str | None
+    kind: str | None
+    start: dict[str, Any]
+    steps: list[tuple[str, dict[str, Any]]]
+
+
+@dataclass
+class Replay:
+    """What a trace's observations determine: the knowledge base after all of them."""
+
+    trace: Trace
+    kb: KnowledgeBase = field(repr=False)
+
+    @property
+    def seen(self) -> set:
+        """Cells some vision of the trace showed."""
+        return set(self.kb.seen)
+
+    @property
+    def deduced(self) -> set:
+        """Cells determined without being seen."""
+        return set(self.kb.known) - self.seen
+
+
+def load_traces(path: str | os.PathLike[str]) -> list[Trace]:
+    """Every trace of a JSON-lines file (``-`` = stdin)."""
+    name = display_name(path)
+    traces = []
+    for number, text in enumerate(read_text(path).splitlines(), start=1):
+        if text.strip():
+            traces.append(parse_trace(text, name, number))
+    if not traces:
+        raise FormatError(name, None, "holds no trace (one JSON object per line)")
+    return traces
+
+
+def parse_trace(text: str, file: str, line: int) -> Trace:
+    """One trace line."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(file, line, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    if not isinstance(raw, dict):
+        raise FormatError(file, line, "a trace must be a JSON object")
+    start = raw.get("start")
+    steps = raw.get("steps", [])
+    if not isinstance(start, dict) or any(key not in start for key in STATUS_KEYS):
+        raise FormatError(file, line, f"'start' must be a status with {', '.join(STATUS_KEYS)}")
+    if not isinstance(steps, list):
+        raise FormatError(file, line, "'steps' must be a list")
+    parsed = []
+    for index, step in enumerate(steps, start=1):
+        status = step.get("status") if isinstance(step, dict) else None
+        if not isinstance(status, dict) or any(key not in status for key in STATUS_KEYS):
+            raise FormatError(
+                file,
+                line,
+                f"step {index}: needs an 'action' and a 'status' with {', '.join(STATUS_KEYS)}",
+            )
+        parsed.append((step.get("action"), status))
+    map_name = raw.get("map")
+    return Trace(
+        file, line, map_name if isinstance(map_name, str) else None, raw.get("kind"), start, parsed
+    )
+
+
+def replay(trace: Trace) -> Replay:
+    """Add every observation of ``trace`` to a fresh knowledge base and deduce.
+
+    Raises `FormatError` (the trace's file and line) for a status the rules
+    cannot produce or observations that contradict each other.
+    """
+    start = trace.start
+    try:
+        kb = KnowledgeBase(start["m"], start["n"], start["guard_count"], start["civil_count"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(
+            trace.file, trace.line, f"'start' has a bad grid or counts: {exc}"
+        ) from None
+    where = "start"
+    try:
+        kb.observe(start)
+        previous = start
+        for index, (action, status) in enumerate(trace.steps, start=1):
+            where = f"step {index}"
+            kb.observe(status, previous=previous, action=action)
+            previous = status
+        where = "the observations"
+        kb.deduce()
+    except (ObservationError, Inconsistent, TypeError, KeyError) as exc:
+        raise FormatError(trace.file, trace.line, f"{where}: {exc}") from None
+    return Replay(trace, kb)

@@ -1,0 +1,170 @@
+"""`satkit puzzle hitman` through click: report, JSON, exit codes, errors, CNF, replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import puzzles.cli as cli
+from formats.dimacs import read_dimacs
+
+HITMAN = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "seeds-data"
+    / "BaptisteBuvron__Hitman_AI27"
+)
+MAPS = HITMAN / "hitman_maps.json"
+TRACES = HITMAN / "hitman_phase1_traces.jsonl"
+pytestmark = pytest.mark.skipif(
+    not MAPS.is_file(), reason=f"{HITMAN} is absent (../shared beside the checkout)"
+)
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli.puzzle_group, ["hitman", *map(str, args)], input=stdin)
+
+
+def test_default_world_report() -> None:
+    result = run(MAPS, "--map", "default_world")
+    assert result.exit_code == 10, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Hitman phase 1 on default_world: 7 wide x 6 high, 2 guards, 3 civilians"
+    assert lines[2] == "5  .   .   .   S   Gv+ #   #"
+    assert lines[7] == "0  .   .   #   #   .   P   ."
+    assert lines[9].startswith("Codes: . EMPTY, # WALL, G^ GUARD_N")
+    assert "Penalties: 65 (60 for actions, 5 for being seen by guards)" in lines
+    assert "Score: 19 (at most 2·m·n = 84)" in lines
+    assert "Cells: 41 seen, 1 deduced, 0 guessed (of 42)" in lines
+    assert lines[-1] == "The map sent is all correct."
+    assert any(line.startswith("Actions (60): R M L2 ") for line in lines)
+    assert result.stderr == ""
+
+
+def test_json_report() -> None:
+    result = run(MAPS, "--map", "default_world", "--json")
+    assert result.exit_code == 10
+    report = json.loads(result.stdout)
+    assert (report["map"], report["m"], report["n"]) == ("default_world", 6, 7)
+    assert (report["seen"], report["deduced"], report["guessed"]) == (41, 1, 0)
+    assert (report["action_count"], report["penalties"], report["score"]) == (60, 65, 19)
+    assert report["max_score"] == 84 and report["all_correct"] and report["determined"]
+    assert report["rows_top_to_bottom"][0] == [
+        "EMPTY",
+        "EMPTY",
+        "EMPTY",
+        "SUIT",
+        "GUARD_S",
+        "WALL",
+        "WALL",
+    ]
+    assert report["deduced_cells"] == [[4, 5]] and report["wrong_cells"] == []
+    assert len(report["actions"]) == 60 and report["actions"][0] == "turn_clockwise"
+
+
+def test_guessed_cells_exit_zero() -> None:
+    result = run(MAPS, "--map", "small_map_example_3", "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["guessed"] == 4 and not report["determined"]
+    text = run(MAPS, "--map", "small_map_example_3")
+    assert text.exit_code == 0 and "4 guessed" in text.stdout and "*" in text.stdout
+
+
+def test_unknown_map_lists_the_known_names() -> None:
+    result = run(MAPS, "--map", "nowhere")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ")
+    assert (
+        "no map named 'nowhere'" in result.stderr
+        and "default_world, big_map_example" in result.stderr
+    )
+
+
+def test_several_maps_without_map_is_a_usage_error() -> None:
+    result = run(MAPS)
+    assert result.exit_code == 2 and "choose one with --map" in result.stderr
+
+
+def test_bad_map_file_is_an_error_with_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "hitman-maps/1",\n "maps": [1, 2]}\n')
+    result = run(bad)
+    assert result.exit_code == 1
+    assert result.stderr == f'error: {bad}:2: "maps" must be an object holding at least one map\n'
+    broken = tmp_path / "broken.json"
+    broken.write_text("{\n  oops\n")
+    result = run(broken)
+    assert result.exit_code == 1 and result.stderr.startswith(f"error: {broken}:2: invalid JSON")
+
+
+def test_single_map_from_stdin() -> None:
+    text = json.dumps(
+        {
+            "format": "hitman-maps/1",
+            "maps": {
+                "tiny": {
+                    "m": 1,
+                    "n": 3,
+                    "guard_count": 0,
+                    "civil_count": 0,
+                    "rows_top_to_bottom": [["EMPTY", "TARGET", "PIANO_WIRE"]],
+                }
+            },
+        }
+    )
+    result = run("-", "--json", stdin=text)
+    assert result.exit_code == 10, result.output
+    report = json.loads(result.stdout)
+    assert report["rows_top_to_bottom"] == [["EMPTY", "TARGET", "PIANO_WIRE"]]
+
+
+def test_cnf_is_dimacs_with_names(tmp_path: Path) -> None:
+    out = tmp_path / "kb.cnf"
+    result = run(MAPS, "--map", "small_map_example_2", "--cnf", out)
+    assert result.exit_code == 10
+    assert result.stderr == f"CNF written to {out}\n"
+    formula = read_dimacs(out)
+    assert formula.names[1] == "EMPTY_0_0" and formula.names[13] == "PIANO_WIRE_0_0"
+    assert "PERSON_1_2" in formula.names.values()
+    assert formula.clauses and all(formula.clauses)
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left
+
+
+def test_cnf_on_stdout_is_refused() -> None:
+    result = run(MAPS, "--map", "default_world", "--cnf", "-")
+    assert result.exit_code == 2 and "would mix the CNF" in result.stderr
+
+
+def test_replay_of_the_scripted_trace() -> None:
+    result = run(MAPS, "--replay", TRACES)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(
+        f"Replay of {TRACES} trace 1 (line 1): map default_world, 7 wide x 6 high"
+    )
+    assert "Every determined cell agrees with map default_world." in lines
+    report = json.loads(run(MAPS, "--replay", TRACES, "--json", "--index", "9").stdout)
+    assert report["map"] == "small_map_example" and report["checked_against"] == "small_map_example"
+    assert report["unknown"] == 0 and report["determined"] and report["agrees"]
+    assert run(MAPS, "--replay", TRACES, "--index", "9").exit_code == 10
+
+
+def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
+    result = run(MAPS, "--replay", TRACES, "--map", "facile_2")
+    assert result.exit_code == 1 and "not a trace of this map" in result.stderr
+    assert result.stderr.startswith(f"error: {TRACES}:1: ")
+    lines = TRACES.read_text().splitlines()
+    trace = json.loads(lines[0])
+    trace["steps"][3]["status"]["penalties"] += 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n" + json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", bad)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {bad}:2: step 4: a penalty increase of 3")
+    bad.write_text("{}\n")
+    assert run(MAPS, "--replay", bad).stderr.startswith(f"error: {bad}:1: 'start' must be")
+    assert run(MAPS, "--replay", TRACES, "--index", "99").exit_code == 2
