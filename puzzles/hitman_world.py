@@ -20,7 +20,6 @@ as in the map and trace files; `HC_VALUES` gives the enum numbers.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from typing import Any
 
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import JsonSourceMap, parse_json_located
+from puzzles.sourcemap import decode_json
 
 MAPS_FORMAT = "hitman-maps/1"
 
@@ -196,15 +195,7 @@ def load_maps(path: str | os.PathLike[str]) -> dict[str, HitmanMap]:
 
 def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
     """`load_maps` on the text of a file."""
-    try:
-        document = parse_json_located(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            name, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise FormatError(name, None, "invalid JSON: nested too deeply") from None
-    where = JsonSourceMap(text, document)
+    document, where = decode_json(text, name)
 
     def error(path: tuple[Any, ...], message: str) -> FormatError:
         return FormatError(name, where.line(path), message)

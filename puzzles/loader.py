@@ -30,7 +30,6 @@ works everywhere.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ from typing import Any
 
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import JsonSourceMap, SourceMap, TomlSourceMap, parse_json_located
+from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json
 from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
 
 try:
@@ -71,24 +70,12 @@ def parse_puzzle(
     if kind is None:
         kind = "json" if text.lstrip().startswith("{") else "toml"
     if kind == "json":
-        document, where = _decode_json(text, name)
+        document, where = decode_json(text, name)
     elif kind == "toml":
         document, where = _decode_toml(text, name)
     else:
         raise ValueError(f"unknown puzzle file kind {kind!r}")
     return _Builder(document, where, name).build(default_title or name)
-
-
-def _decode_json(text: str, name: str) -> tuple[Any, SourceMap]:
-    try:
-        document = parse_json_located(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            name, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise FormatError(name, None, "invalid JSON: nested too deeply") from None
-    return document, JsonSourceMap(text, document)
 
 
 def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:

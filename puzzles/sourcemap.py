@@ -24,6 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from formats.errors import FormatError
+
 Path = Sequence[Any]
 
 
@@ -139,6 +141,20 @@ class JsonSourceMap:
 
 _KEY = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
+
+
+def decode_json(text: str, name: str) -> tuple[Any, JsonSourceMap]:
+    """The document in ``text`` and where its parts are; invalid JSON is a FormatError
+    naming ``name`` and the line."""
+    try:
+        document = parse_json_located(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            name, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise FormatError(name, None, "invalid JSON: nested too deeply") from None
+    return document, JsonSourceMap(text, document)
 
 
 def _toml_key(match: re.Match[str]) -> str:

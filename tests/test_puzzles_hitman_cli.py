@@ -5,23 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
+from hitman_data import MAPS, TRACES, needs_data
 
 import puzzles.cli as cli
 from formats.dimacs import read_dimacs
 
-HITMAN = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "seeds-data"
-    / "BaptisteBuvron__Hitman_AI27"
-)
-MAPS = HITMAN / "hitman_maps.json"
-TRACES = HITMAN / "hitman_phase1_traces.jsonl"
-pytestmark = pytest.mark.skipif(
-    not MAPS.is_file(), reason=f"{HITMAN} is absent (../shared beside the checkout)"
-)
+pytestmark = needs_data
 
 
 def run(*args: str, stdin: str | None = None):

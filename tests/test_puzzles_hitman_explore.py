@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from hitman_data import MAPS, needs_data
 
 from puzzles.hitman_explore import explore, known_watchers, plan, reveals
 from puzzles.hitman_sat import KnowledgeBase
 from puzzles.hitman_world import HitmanMap, load_maps
 
-HITMAN = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "seeds-data"
-    / "BaptisteBuvron__Hitman_AI27"
-)
-MAPS = HITMAN / "hitman_maps.json"
-needs_data = pytest.mark.skipif(
-    not MAPS.is_file(), reason=f"{HITMAN} is absent (../shared beside the checkout)"
-)
 SMALLER_MAPS = [
     "difficile_map_1",
     "difficile_map_2",

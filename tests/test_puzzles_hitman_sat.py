@@ -4,11 +4,10 @@ cardinalities equal to brute force, and a DIMACS export with names."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 
 import pytest
+from hitman_data import MAPS, needs_data, traces
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,24 +22,6 @@ from puzzles.hitman_world import (
     Phase1Referee,
     load_maps,
 )
-
-HITMAN = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "seeds-data"
-    / "BaptisteBuvron__Hitman_AI27"
-)
-MAPS = HITMAN / "hitman_maps.json"
-TRACES = HITMAN / "hitman_phase1_traces.jsonl"
-needs_data = pytest.mark.skipif(
-    not MAPS.is_file(), reason=f"{HITMAN} is absent (../shared beside the checkout)"
-)
-
-
-def traces() -> list[dict]:
-    if not TRACES.is_file():
-        return []
-    return [json.loads(line) for line in TRACES.read_text().splitlines() if line.strip()]
 
 
 def check_truth(kb: KnowledgeBase, world: HitmanMap, every_clause: bool = True) -> None:

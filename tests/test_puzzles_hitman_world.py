@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from hitman_data import MAPS, needs_data, traces
 
 from formats.errors import FormatError
 from puzzles.hitman_world import (
@@ -18,25 +16,6 @@ from puzzles.hitman_world import (
     render_grid,
     status_json,
 )
-
-HITMAN = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "seeds-data"
-    / "BaptisteBuvron__Hitman_AI27"
-)
-MAPS = HITMAN / "hitman_maps.json"
-TRACES = HITMAN / "hitman_phase1_traces.jsonl"
-
-needs_data = pytest.mark.skipif(
-    not MAPS.is_file(), reason=f"{HITMAN} is absent (../shared beside the checkout)"
-)
-
-
-def traces() -> list[dict]:
-    if not TRACES.is_file():
-        return []
-    return [json.loads(line) for line in TRACES.read_text().splitlines() if line.strip()]
 
 
 def grid(rows: list[str], guards: int = 0, civils: int = 0) -> HitmanMap:
