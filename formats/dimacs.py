@@ -37,7 +37,14 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import STDIO, atomic_output, bad_byte, display_name, iter_byte_blocks
+from formats.streams import (
+    STDIO,
+    atomic_output,
+    bad_byte,
+    display_name,
+    iter_byte_blocks,
+    lone_cr_line_ends,
+)
 
 BLOCK_SIZE = 1 << 20
 """Bytes per parsing block (cut at a line end)."""
@@ -491,10 +498,6 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
     block, first_line = b"", 1
     with _gc_paused():
         for block, first_line in blocks:
-            if b"\r" in block and b"\n" not in block:
-                # no LF at all: a file with CR line ends (classic Mac OS), which arrives as
-                # one block; its CRs end lines (elsewhere a CR is a blank, as in CRLF)
-                block = block.replace(b"\r", b"\n")
             reader.feed(block, first_line)
             if reader.ended:
                 break
@@ -536,6 +539,8 @@ def parse_dimacs(text: str | bytes, name: str = "<string>", *, strict: bool = Fa
     data = text.encode("utf-8") if isinstance(text, str) else text
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if lone_cr_line_ends(data, final=True):  # CR line ends: read as LF (see iter_byte_blocks)
+        data = data.replace(b"\r", b"\n")
     return _parse_blocks(_text_blocks(data), name, strict)
 
 

@@ -144,6 +144,23 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return _decompress(raw, kind, name) if kind else raw
 
 
+def lone_cr_line_ends(data: bytes, final: bool) -> bool | None:
+    """Whether the first line end in ``data`` is a CR on its own (classic Mac OS text,
+    which then ends every line so); None while ``data`` cannot tell yet (no line end, or
+    a CR last and more data to come). ``final``: no more data follows.
+
+    >>> lone_cr_line_ends(b"p cnf 1 1\\r1 0\\r", True), lone_cr_line_ends(b"1 0\\r\\n", True)
+    (True, False)
+    """
+    lf = data.find(b"\n")
+    cr = data.find(b"\r", 0, lf if lf >= 0 else len(data))
+    if cr < 0:
+        return False if lf >= 0 or final else None
+    if cr + 1 < len(data):
+        return data[cr + 1 : cr + 2] != b"\n"
+    return True if final else None
+
+
 def iter_byte_blocks(
     path: str | os.PathLike[str], block_size: int = 1 << 20
 ) -> Iterator[tuple[bytes, int]]:
@@ -151,7 +168,9 @@ def iter_byte_blocks(
 
     ``-`` reads standard input; gzip/bz2/xz are detected by their magic bytes
     and decompressed on the fly; a leading UTF-8 BOM is dropped. Only one block
-    (plus the part line it ends with) is held at a time.
+    (plus the part line it ends with) is held at a time. When the first line end
+    is a lone CR (`lone_cr_line_ends`), every CR comes out as LF: the blocks, their
+    line numbers and the memory used are those of the same text with LF line ends.
 
     A truncated or corrupt compressed stream is a FormatError whose line is
     where the readable data ends: one more than the number of newlines that
@@ -193,9 +212,12 @@ def iter_byte_blocks(
         least = max(block_size, 3)  # at least 3 bytes first, so a leading BOM is whole
         wanted = least
         first = True
+        lone_cr: bool | None = None  # decided at the first line end
         while True:
             try:
                 chunk = read(piece_size)
+                if lone_cr and chunk:
+                    chunk = chunk.replace(b"\r", b"\n")
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += sum(piece.count(b"\n") for piece in pieces)
                 raise FormatError(name, line, _broken_stream(kind, exc)) from None
@@ -209,6 +231,10 @@ def iter_byte_blocks(
                 first = False
                 if data.startswith(b"\xef\xbb\xbf"):
                     data = data[3:]
+            if lone_cr is None:
+                lone_cr = lone_cr_line_ends(data, final=not chunk)
+                if lone_cr:
+                    data = data.replace(b"\r", b"\n")
             cut = data.rfind(b"\n") + 1
             if not chunk:  # the end: the whole lines, then a last line without its newline
                 if cut:

@@ -737,3 +737,13 @@ def test_a_file_with_cr_line_ends_reads_as_lines(block_size):
     assert info.value.line == 3
     # with LF lines about, a CR stays a blank (CRLF files)
     assert parse_dimacs(b"p cnf 2 2\r\n1 0\r-1 2 0\n").clauses == [[1], [-1, 2]]
+
+
+def test_a_file_with_cr_line_ends_streams_in_blocks_like_any_other(tmp_path):
+    # it used to arrive as one block, copied again for every MiB read (quadratic time)
+    path = tmp_path / "mac.cnf"
+    path.write_bytes(b"p cnf 3 3\r1 2 0\r-1 3 0\r0\r")
+    blocks = list(dimacs.iter_byte_blocks(path, 4))
+    assert blocks == [(b"p cnf 3 3\n", 1), (b"1 2 0\n", 2), (b"-1 3 0\n0\n", 3)]
+    assert read_dimacs(path).clauses == [[1, 2], [-1, 3], []]
+    assert dimacs.clause_line(path, 3) == 4  # what convert names for the empty clause

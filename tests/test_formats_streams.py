@@ -27,6 +27,7 @@ from formats.streams import (
     decode_text,
     display_name,
     iter_byte_blocks,
+    lone_cr_line_ends,
     read_bytes,
     read_text,
     same_file,
@@ -158,6 +159,8 @@ def test_blocks_are_whole_lines_with_their_line_numbers(
     path = tmp_path_factory.mktemp("blocks") / "f"
     path.write_bytes(packed)
     blocks = _collect(path, block_size)
+    if lone_cr_line_ends(data, final=True):  # CR line ends (classic Mac) come out as LF
+        data = data.replace(b"\r", b"\n")
     assert b"".join(block for block, _ in blocks) == data
     line = 1
     for index, (block, first_line) in enumerate(blocks):
