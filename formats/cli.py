@@ -244,6 +244,18 @@ def byte_size(size: int) -> str:
     return f"{size} bytes"
 
 
+def one_stdin(**inputs: str | None) -> None:
+    """A usage error when more than one input is ``-``: stdin can be read only once.
+
+    Keyword names are the inputs as the user knows them (``one_stdin(MAZE=a, **{"--path": b})``).
+    """
+    dashes = [name for name, value in inputs.items() if value == "-"]
+    if len(dashes) > 1:
+        raise click.UsageError(
+            f"{' and '.join(dashes)} cannot both be '-': standard input can be read only once"
+        )
+
+
 def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> None:
     """Print ``warning: FILE:LINE: message`` lines on stderr (unless quiet)."""
     if quiet:

@@ -21,7 +21,14 @@ from typing import Any
 import click
 
 from formats.assignment import parse_dp_output
-from formats.cli import available_memory, fail, fail_if_short, print_warnings, report_errors
+from formats.cli import (
+    available_memory,
+    fail,
+    fail_if_short,
+    one_stdin,
+    print_warnings,
+    report_errors,
+)
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
@@ -113,15 +120,6 @@ def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maz
     maze = read_maze(path, strict=strict)
     print_warnings(maze.warnings, quiet)
     return maze if steps is None else maze.with_steps(steps)
-
-
-def _one_stdin(**inputs: str | None) -> None:
-    """A usage error when more than one input is ``-``: stdin can be read only once."""
-    dashes = [name for name, value in inputs.items() if value == "-"]
-    if len(dashes) > 1:
-        raise click.UsageError(
-            f"{' and '.join(dashes)} cannot both be '-': standard input can be read only once"
-        )
 
 
 def _progress(quiet: bool) -> bool:
@@ -280,7 +278,7 @@ def decode_command(
     result (SAT-competition 's'/'v' lines, or a MiniSat result file). The path
     is checked before it is printed; an invalid one is an error.
     """
-    _one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
+    one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
     text = read_text(answer)
@@ -579,7 +577,7 @@ def show_command(
     """Draw MAZE as a graph (treasures labelled), with a path if one is given."""
     if path_file and solve_path:
         raise click.UsageError("--path and --solve both choose the path: give one")
-    _one_stdin(MAZE=maze_file, **{"--path": path_file})
+    one_stdin(MAZE=maze_file, **{"--path": path_file})
     check_output(output, inputs=tuple(p for p in (maze_file, path_file) if p))
     maze = _read(maze_file, strict, quiet, steps)
     path = None

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.cli import fail, report_errors
+from formats.cli import fail, one_stdin, report_errors
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError
 from formats.streams import check_output, display_name, is_stdout
@@ -310,6 +310,7 @@ def hitman_command(
         )
     if index != 1 and trace_path is None:
         raise click.UsageError("--index only applies to --replay TRACE.jsonl")
+    one_stdin(**{"MAPS.json": maps_path, "--replay": trace_path})
     inputs = (maps_path,) if trace_path is None else (maps_path, trace_path)
     if cnf_path is not None:
         check_output(cnf_path, inputs=inputs)

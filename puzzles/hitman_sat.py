@@ -67,6 +67,7 @@ from puzzles.hitman_world import (
     CONTENTS,
     GUARDS,
     HEARING_CAP,
+    MAX_CELLS,
     ORIENTATIONS,
     PENALTY_PER_GUARD,
     PERSONS,
@@ -74,6 +75,7 @@ from puzzles.hitman_world import (
     ahead,
     hearing_window,
     rotate,
+    too_many_cells,
 )
 
 AUX_PER_CELL = ("GUARD", "CIVIL", "PERSON")
@@ -107,6 +109,8 @@ class KnowledgeBase:
     def __init__(self, m: int, n: int, guard_count: int, civil_count: int) -> None:
         if m < 1 or n < 1:
             raise ValueError(f"a grid needs m, n ≥ 1 (got m = {m}, n = {n})")
+        if m * n > MAX_CELLS:
+            raise ValueError(too_many_cells(m, n))
         self.m, self.n = m, n
         self.guard_count, self.civil_count = guard_count, civil_count
         self.clauses: list[list[int]] = []
@@ -248,6 +252,8 @@ class KnowledgeBase:
         if orientation not in ORIENTATIONS:
             raise ObservationError(f"orientation {orientation!r} is not one of N, E, S, W")
         for entry in status["vision"]:
+            if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+                raise ObservationError(f"vision entry {entry!r} is not a [[x, y], CONTENT] pair")
             cell, content = self._cell(entry[0], "vision cell"), entry[1]
             if content not in CONTENTS:
                 raise ObservationError(f"vision content {content!r} is not a cell content")

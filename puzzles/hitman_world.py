@@ -74,6 +74,9 @@ HITMAN_SIGHT = 3
 HEARING_RADIUS = 2
 HEARING_CAP = 5
 PENALTY_PER_GUARD = 5
+MAX_CELLS = 2_500
+"""The largest grid (m·n) the deduction takes: its knowledge base grows faster than the
+grid (a 40 x 40 grid takes 1 s to build); the course's maps have at most 80 cells."""
 
 Cell = tuple[int, int]
 
@@ -212,6 +215,14 @@ def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
     return {key: _read_map(key, maps[key], error) for key in maps}
 
 
+def too_many_cells(m: int, n: int) -> str:
+    """The refusal of a grid above `MAX_CELLS`."""
+    return (
+        f"a grid of m = {m} by n = {n} has {m * n:,} cells; the deduction takes at most "
+        f"{MAX_CELLS:,} (the course's maps have at most 80)"
+    )
+
+
 def _read_map(key: str, raw: Any, error: Any) -> HitmanMap:
     path: tuple[Any, ...] = ("maps", key)
     if not isinstance(raw, dict):
@@ -225,6 +236,8 @@ def _read_map(key: str, raw: Any, error: Any) -> HitmanMap:
             )
         numbers[field_name] = value
     m, n = numbers["m"], numbers["n"]
+    if m * n > MAX_CELLS:
+        raise error((*path, "m"), f"map {key!r}: {too_many_cells(m, n)}")
     rows = raw.get("rows_top_to_bottom")
     if not isinstance(rows, list) or len(rows) != m:
         raise error(

@@ -158,3 +158,39 @@ def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
     bad.write_text("{}\n")
     assert run(MAPS, "--replay", bad).stderr.startswith(f"error: {bad}:1: 'start' must be")
     assert run(MAPS, "--replay", TRACES, "--index", "99").exit_code == 2
+
+
+def _start(**changes: object) -> str:
+    status = {"m": 2, "n": 2, "guard_count": 0, "civil_count": 0, "position": [0, 0],
+              "orientation": "N", "vision": [], "hear": 0, "penalties": 0}  # fmt: skip
+    status.update(changes)
+    return json.dumps({"map": "x", "start": status, "steps": []}) + "\n"
+
+
+def test_replay_refuses_a_malformed_vision_entry_and_a_grid_too_big(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    for vision in ([[[0, 1]]], [[]], [[[0, 1], "EMPTY", "x"]]):  # IndexError, then silence
+        bad.write_text(_start(vision=vision))
+        result = run(MAPS, "--replay", bad)
+        assert result.exit_code == 1 and "is not a [[x, y], CONTENT] pair" in result.stderr
+        assert result.stderr.startswith(f"error: {bad}:1: start: vision entry")
+    bad.write_text(_start(m=300, n=300))  # built for minutes in gigabytes before
+    result = run(MAPS, "--replay", bad)
+    assert result.exit_code == 1
+    assert "90,000 cells; the deduction takes at most 2,500" in result.stderr
+
+
+def test_a_map_too_big_is_refused_at_its_line(tmp_path):
+    maps = tmp_path / "big.json"
+    maps.write_text(
+        '{"format": "hitman-maps/1",\n "maps": {"huge": {\n "m": 100, "n": 100, "guard_count": 0,'
+        ' "civil_count": 0, "rows_top_to_bottom": []}}}\n'
+    )
+    result = run(maps)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {maps}:2: map 'huge': a grid of m = 100 by n = 100")
+
+
+def test_maps_and_trace_cannot_both_read_stdin():
+    result = run("-", "--replay", "-", stdin=MAPS.read_text())
+    assert result.exit_code == 2 and "standard input can be read only once" in result.stderr
