@@ -23,6 +23,7 @@ from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
 from puzzles.hitman_explore import Exploration, explore
+from puzzles.hitman_sat import KnowledgeBase
 from puzzles.hitman_trace import load_traces, replay
 from puzzles.hitman_world import CODES, HitmanMap, choose_map, known_names, load_maps, render_grid
 from puzzles.loader import load_puzzle
@@ -336,7 +337,12 @@ def hitman_command(
 
 
 def _write_hitman_cnf(
-    kb: Any, cnf_path: str | None, inputs: tuple[str, ...], what: str, as_json: bool, quiet: bool
+    kb: KnowledgeBase,
+    cnf_path: str | None,
+    inputs: tuple[str, ...],
+    what: str,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
     if cnf_path is None:
         return
