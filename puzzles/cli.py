@@ -82,7 +82,7 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.group("puzzle")
 def puzzle_group() -> None:
-    """Zebra puzzles: Einstein's "who owns the fish?" and any puzzle in the data format."""
+    """The seeds' puzzles: zebra puzzles (Einstein's and any in a data file) and Hitman phase 1."""
 
 
 @puzzle_group.command("einstein")
