@@ -163,6 +163,7 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             high = top
     formula.nvars = high
     formula.back_matter = "".join(lines[separator + 1 :])
+    formula.back_matter_line = separator + 2
     kept = bad_byte(formula.back_matter)
     if kept is not None:
         at = separator + 2 + formula.back_matter.count("\n", 0, kept[0])

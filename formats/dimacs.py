@@ -409,6 +409,8 @@ class _Reader:
             except ValueError:
                 piece = None
             if isinstance(piece, str):
+                if not self.back_matter:
+                    self.formula.back_matter_line = line
                 self.back_matter.append(piece)
                 return
             # someone else's "c back-matter …" comment: an ordinary comment

@@ -24,6 +24,9 @@ class Formula:
       line, byte for byte; None when the formula did not come with one.
     - ``warnings``: irregularities a lenient reader tolerated.
     - ``declared_clauses``: the clause count of a ``p cnf`` header (None if absent).
+    - ``back_matter_line``: the file line where the back matter begins (a DP input's
+      line after the ``0``; a DIMACS file's first ``c back-matter`` comment), for
+      messages about it; None when unknown. Not part of equality.
     """
 
     nvars: int = 0
@@ -33,6 +36,7 @@ class Formula:
     back_matter: str | None = None
     warnings: list[FormatWarning] = field(default_factory=list)
     declared_clauses: int | None = None
+    back_matter_line: int | None = field(default=None, compare=False)
 
     @property
     def max_var(self) -> int:

@@ -206,23 +206,12 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     input's, or the ``c back-matter "…"`` lines that carry it through DIMACS (what
     ``satkit convert`` writes); errors in it name the CNF file and the line.
     """
-    formula, kind = read_formula(path, strict=strict)
+    formula, _kind = read_formula(path, strict=strict)
     name = display_name(path)
     key = key_from_names(formula.names, name) if formula.names else None
     if (key is None or not key.at) and formula.back_matter:
-        text = read_text(path)
-        first = _back_matter_line(text) if kind == "assignment" else _carried_key_line(text)
-        key = parse_key(formula.back_matter, name, first)
+        key = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
     return formula, key if key is not None and key.at else None
-
-
-def _carried_key_line(text: str) -> int:
-    """The line of a DIMACS file's first ``c back-matter`` comment (each carries one line
-    of the DP back matter, in order)."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("c back-matter "):
-            return number
-    return 1
 
 
 def _back_matter_line(text: str) -> int:

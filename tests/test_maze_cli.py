@@ -524,6 +524,14 @@ def test_decode_blames_the_cnf_for_a_bad_key(tmp_path, example_files):
     result = run("decode", bare, "--cnf", cnf)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {cnf}:4: At(START,0) is named twice")
+    # the same key carried through DIMACS: the line of its c back-matter comment
+    carried = tmp_path / "dup.cnf"
+    carried.write_text(
+        'c made by hand\np cnf 2 1\nc back-matter "1 At(START,0)\\n"\n'
+        'c back-matter "2 At(START,0)\\n"\n1 2 0\n'
+    )
+    result = run("decode", bare, "--cnf", carried)
+    assert result.stderr.startswith(f"error: {carried}:4: At(START,0) is named twice")
 
 
 def test_decode_prints_dp_output_warnings(tmp_path, example_files):
