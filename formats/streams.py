@@ -8,6 +8,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -304,13 +305,15 @@ def decode_text(data: bytes, name: str, *, keep_bad_bytes: bool = False) -> str:
         raise FormatError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
+_KEPT_BYTE = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as ``surrogateescape`` keeps it."""
+
+
 def bad_byte(text: str) -> tuple[int, int] | None:
     """Where `decode_text` kept a byte that is not UTF-8: (index in ``text``, the byte),
     or None."""
-    for index, char in enumerate(text):
-        if "\udc80" <= char <= "\udcff":
-            return index, ord(char) - 0xDC00
-    return None
+    found = _KEPT_BYTE.search(text)
+    return None if found is None else (found.start(), ord(found.group()) - 0xDC00)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
