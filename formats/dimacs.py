@@ -609,6 +609,28 @@ def comment_lines(comment: str) -> list[str]:
     return [f"c {part}\n" if part else "c\n" for part in parts]
 
 
+def holds_line_break(text: str) -> bool:
+    """Whether ``text`` holds a character that ends a line for some reader (LF, CR, VT,
+    FF, U+2028, …: those of `str.splitlines`).
+
+    >>> holds_line_break("Pet(4,Fish)"), holds_line_break("a\\rb")
+    (False, True)
+    """
+    return len(f"<{text}>".splitlines()) > 1
+
+
+def name_line(var: int, name: str) -> str:
+    """The ``c var N NAME`` line (with its ``\\n``) naming variable ``var``.
+
+    Raises ValueError for an empty name or one holding a line break: the break would end
+    the comment early and leave the rest of the name as a line that changes the formula or
+    that no reader takes.
+    """
+    if not name.strip() or holds_line_break(name):
+        raise ValueError(f"variable {var}'s name {name!r} cannot be one 'c var' line")
+    return f"c {NAME_PREFIX}{var} {name}\n"
+
+
 def dimacs_lines(formula: Formula) -> Iterator[str]:
     """The DIMACS text of ``formula``, line by line (each with its ``\\n``).
 
@@ -618,7 +640,7 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
     for comment in formula.comments:
         yield from comment_lines(comment)
     for var in sorted(formula.names):
-        yield f"c {NAME_PREFIX}{var} {formula.names[var]}\n"
+        yield name_line(var, formula.names[var])
     if formula.back_matter:
         for piece in io.StringIO(formula.back_matter, newline="").readlines():
             # a byte that is not UTF-8 (kept as a lone surrogate) goes as a \udcXX escape,

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
+from formats.dimacs import holds_line_break
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
 from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json
@@ -103,6 +104,12 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
     return document, TomlSourceMap(text, document)
 
 
+def _unprintable(what: str, name: str) -> str:
+    """Why a name holding a line break (or another control character) is refused: it is
+    printed in the solution table and written in ``c var N NAME`` lines, one line each."""
+    return f"{what} {name!r} holds a line break; a name is one line"
+
+
 def _suggest(word: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -168,12 +175,18 @@ class _Builder:
             path = ("categories", category)
             if not category.strip():
                 raise self.key_error(("categories",), category, "a category name must not be empty")
+            if holds_line_break(category):
+                raise self.key_error(("categories",), category, _unprintable("category", category))
             if not isinstance(values, list) or not values:
                 raise self.error(path, f"category {category!r} must list its values")
             seen: set[str] = set()
             for index, value in enumerate(values):
                 if not isinstance(value, str) or not value.strip():
                     raise self.error((*path, index), f"category {category!r}: values must be names")
+                if holds_line_break(value):
+                    raise self.error(
+                        (*path, index), f"category {category!r}: {_unprintable('value', value)}"
+                    )
                 if value in seen:
                     raise self.error((*path, index), f"category {category!r} lists {value!r} twice")
                 seen.add(value)

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from formats.dimacs import holds_line_break
 from formats.formula import Formula
 
 HINT_KINDS = ("same_house", "next_to", "left_of", "fact")
@@ -156,6 +157,9 @@ def check_puzzle(puzzle: Puzzle) -> None:
             )
         if len(set(values)) != len(values):
             raise ValueError(f"category {name!r} lists a value twice")
+        for text in (name, *values):
+            if holds_line_break(text):
+                raise ValueError(f"{text!r} holds a line break; a name is one line")
     for hint in puzzle.hints:
         check_hint(puzzle, hint)
     if puzzle.question is not None:

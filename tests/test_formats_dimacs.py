@@ -725,6 +725,17 @@ def test_a_comment_with_line_breaks_stays_comments():
     assert again.comments == ["maze two", "lines.txt: 2 nodes", "x", "y"]
 
 
+@pytest.mark.parametrize("name", ["Drink(1,Juice\n-49 0\nc)", "a\rb", "a\u2028b", "", "  "])
+def test_a_name_that_cannot_be_one_line_is_refused(name):
+    # a zebra value holding "\n-49 0\n" used to add a clause to the `puzzle --cnf` export
+    formula = Formula(nvars=2, clauses=[[1, 2]], names={1: "fine name", 2: name})
+    with pytest.raises(ValueError, match=r"variable 2's name .* cannot be one 'c var' line"):
+        dimacs_text(formula)
+    formula.names[2] = "x(1, y)"
+    again = parse_dimacs(dimacs_text(formula), strict=True)
+    assert again.names == {1: "fine name", 2: "x(1, y)"} and again.clauses == [[1, 2]]
+
+
 @pytest.mark.parametrize("block_size", [1, 3, 1 << 20])
 def test_a_file_with_cr_line_ends_reads_as_lines(block_size):
     # minisat and picosat read such files; the header used to swallow the whole file
