@@ -300,6 +300,7 @@ def decode_command(
             clauses=clauses,
             trim=trim,
             confirm_seconds=CONFIRM_SECONDS,
+            answer_steps=steps,
         )
     else:
         dp_output = parse_dp_output(text, name)
@@ -317,6 +318,14 @@ def decode_command(
             trim=trim,
             key_line=first_line,
             confirm_seconds=CONFIRM_SECONDS,  # as long as `maze solve` gives it
+            answer_steps=steps,
+        )
+    if decoded.path is None and maze is not None and decoded.steps != maze.steps and not quiet:
+        # (with -k the key's K was checked: this is the maze file's own K)
+        click.echo(
+            f"note: {name} was encoded with K={decoded.steps}, not {maze.name}'s K={maze.steps}:"
+            f" its NO SOLUTION is for K={decoded.steps}",
+            err=True,
         )
     if decoded.path is None and maze is not None and not decoded.confirmed and not quiet:
         click.echo(

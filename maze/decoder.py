@@ -201,6 +201,7 @@ def decode(
     trim: bool = False,
     key_line: int = 1,
     confirm_seconds: float | None = None,
+    answer_steps: int | None = None,
 ) -> Decoded:
     """Decode one answer and check it as far as the inputs allow (see the module docstring).
 
@@ -214,15 +215,19 @@ def decode(
     - ``trim``: cut the path at the first time every treasure is held.
     - ``confirm_seconds``: how long the search may take to confirm "unsatisfiable"
       (None: no limit); ``Decoded.confirmed`` is None when it runs out.
+    - ``answer_steps``: the K the caller says the answer was encoded with; a key
+      naming another K is an error.
     """
     if valuation is None:
         if maze is None:
             return Decoded(None)
         key = _key(key_source, file, key_line)
+        _check_steps(key, answer_steps, file)
         steps = key.steps if key is not None and key.at else maze.steps
         confirmed = confirm_no_solution(maze, steps, file, confirm_seconds)
         return Decoded(None, key, steps, True if confirmed else None)
     key = _required_key(key_source, file, key_line)
+    _check_steps(key, answer_steps, file)
     if clauses is not None:
         check_model(clauses, valuation, file)
     path = path_from_valuation(valuation, key, file)
@@ -240,6 +245,17 @@ def decode(
                 )
             path = path[: held + 1]
     return Decoded(path, key, steps)
+
+
+def _check_steps(key: Key | None, answer_steps: int | None, file: str) -> None:
+    """Raise FormatError when the key's K is not the one the caller gave."""
+    if answer_steps is not None and key is not None and key.at and key.steps != answer_steps:
+        raise FormatError(
+            file,
+            None,
+            f"the answer was encoded with K={key.steps} (its key names the times 0..{key.steps}),"
+            f" not with the K={answer_steps} given",
+        )
 
 
 def _key(source: str | Formula | Key | None, file: str, first_line: int) -> Key | None:

@@ -853,3 +853,34 @@ def test_encode_dimacs_of_a_maze_whose_name_holds_a_line_break(tmp_path):
     assert run("encode", odd, "--to", "dimacs", "-o", out).exit_code == 0
     formula = parse_dimacs(out.read_text(), strict=True)  # every line before p cnf is a comment
     assert formula.comments[:2] == [f"maze {tmp_path}/two", "lines.txt: 9 nodes, 3 treasures, K=5"]
+
+
+def test_decode_says_when_the_answer_was_encoded_for_another_k(tmp_path):
+    # example.txt (K=5) has walks; with K=2 it has none. A K=2 answer used to print a
+    # "confirmed" NO SOLUTION for the maze without a word, and -k 5 was ignored
+    cnf = tmp_path / "ex2.cnf"
+    assert run("encode", EXAMPLE, "-k", "2", "--to", "dimacs", "-o", cnf).exit_code == 0
+    answer = tmp_path / "ex2.out"
+    answer.write_text("s UNSATISFIABLE\n")
+    plain = run("decode", answer, "--cnf", cnf, "--maze", EXAMPLE)
+    assert plain.exit_code == 0 and plain.stdout == "NO SOLUTION\n"
+    assert plain.stderr == (
+        f"note: ex2.out was encoded with K=2, not {EXAMPLE}'s K=5: its NO SOLUTION is for K=2\n"
+    ).replace("ex2.out", str(answer))
+    assert run("decode", answer, "--cnf", cnf, "--maze", EXAMPLE, "-k", "2").stderr == ""
+    told = run("decode", answer, "--cnf", cnf, "--maze", EXAMPLE, "-k", "5")
+    assert told.exit_code == 1 and told.stdout == ""
+    assert told.stderr == (
+        f"error: {answer}: the answer was encoded with K=2 (its key names the times 0..2),"
+        " not with the K=5 given\n"
+    )
+    # the same check for a walk, and for a DP output (the key in its back matter)
+    dp_in, dp_out = tmp_path / "ex3.dp", tmp_path / "ex3.out"
+    assert run("encode", EXAMPLE, "-k", "3", "-o", dp_in).exit_code == 0
+    assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
+    walk = run("decode", dp_out, "--maze", EXAMPLE, "-k", "3")
+    assert walk.exit_code == 0 and walk.stderr == ""
+    path = parse_path_text(walk.stdout)
+    assert path is not None and not path_problems(read_maze(EXAMPLE).with_steps(3), path)
+    wrong = run("decode", dp_out, "--maze", EXAMPLE, "-k", "4")
+    assert wrong.exit_code == 1 and "encoded with K=3" in wrong.stderr and "K=4 given" in wrong.stderr
