@@ -99,27 +99,23 @@ def path_from_valuation(valuation: Mapping[int, bool], key: Key, file: str) -> l
             )
         if len(atoms) > 1:
             places = " and ".join(key.at[atom][0] or "''" for atom in sorted(atoms))
+            name, line, cited = key.where(atoms[1], file)
             raise FormatError(
-                file,
-                key.line_of.get(atoms[1]),
-                f"the valuation puts the player at {places} at time {time}",
+                name, line, f"the valuation puts the player at {places} at time {time}{cited}"
             )
         node = key.at[atoms[0]][0]
         if not node:
-            raise FormatError(
-                file,
-                key.line_of.get(atoms[0]),
-                f"the valuation puts the player at an unnamed node at time {time}",
-            )
+            name, line, cited = key.where(atoms[0], file)
+            message = f"the valuation puts the player at an unnamed node at time {time}"
+            raise FormatError(name, line, message + cited)
         path.append(node)
     if path[0] != START:
         raise FormatError(file, None, f"the walk starts at {path[0]}, not at {START}")
     for atom, (treasure, time) in key.has.items():
         if time == steps and not valuation.get(atom, False):
+            name, line, cited = key.where(atom, file)
             raise FormatError(
-                file,
-                key.line_of.get(atom),
-                f"the valuation does not hold {treasure} at time K={steps}",
+                name, line, f"the valuation does not hold {treasure} at time K={steps}{cited}"
             )
     return path
 

@@ -86,6 +86,7 @@ class Key:
     - ``at``: atom -> (node, time); ``has``: atom -> (treasure, time);
       ``aux``: atoms marked auxiliary.
     - ``line_of``: atom -> the line (in the file) that names it, for messages.
+    - ``source``: the name of that file (None when not known).
     - ``steps``: K, the largest time an At atom names (-1 when there are none).
     """
 
@@ -93,6 +94,16 @@ class Key:
     has: dict[int, tuple[str, int]] = field(default_factory=dict)
     aux: set[int] = field(default_factory=set)
     line_of: dict[int, int | None] = field(default_factory=dict)
+    source: str | None = field(default=None, compare=False)
+
+    def where(self, atom: int, file: str) -> tuple[str, int | None, str]:
+        """How an error about the answer in ``file`` cites the key line naming ``atom``:
+        ``(file, line, suffix)``, the line only when it is a line of ``file`` itself, else
+        a suffix such as `` (atom 19 is named on line 63 of x.dp)``."""
+        line = self.line_of.get(atom)
+        if line is None or self.source in (None, file):
+            return file, line, ""
+        return file, None, f" (atom {atom} is named on line {line} of {self.source})"
 
     @property
     def steps(self) -> int:
@@ -145,6 +156,11 @@ def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None,
         key.aux.add(atom)
 
 
+def _source(name: str) -> str | None:
+    """The file a key was read from, for `Key.where` (None for text that came from no file)."""
+    return None if name == "<string>" else name
+
+
 def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
     """Read the At/Has atoms a back matter names (see the module docstring for the forms).
 
@@ -157,7 +173,7 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
     >>> key.at[1], key.has[3], key.at[27], key.steps
     (('START', 0), ('GOLD', 0), ('D', 2), 2)
     """
-    key = Key()
+    key = Key(source=_source(name))
     seen: dict[str, int] = {}
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=first_line):
         if not line.strip():
@@ -176,7 +192,7 @@ def key_from_names(
     names: Mapping[int, str] | Iterable[tuple[int, str]], name: str = "<string>"
 ) -> Key:
     """A :class:`Key` from a name table (e.g. a DIMACS file's ``c var n NAME`` comments)."""
-    key = Key()
+    key = Key(source=_source(name))
     seen: dict[str, int] = {}
     items = names.items() if isinstance(names, Mapping) else names
     for atom, label in sorted(items):

@@ -883,4 +883,41 @@ def test_decode_says_when_the_answer_was_encoded_for_another_k(tmp_path):
     path = parse_path_text(walk.stdout)
     assert path is not None and not path_problems(read_maze(EXAMPLE).with_steps(3), path)
     wrong = run("decode", dp_out, "--maze", EXAMPLE, "-k", "4")
-    assert wrong.exit_code == 1 and "encoded with K=3" in wrong.stderr and "K=4 given" in wrong.stderr
+    assert wrong.exit_code == 1
+    assert "encoded with K=3" in wrong.stderr and "K=4 given" in wrong.stderr
+
+
+def test_a_decode_error_cites_the_key_line_in_the_file_that_holds_it(tmp_path):
+    # the key came from the CNF (--cnf), but its line number used to be given as a line of
+    # the solver's 2-line result file ("small-edit2.out:63")
+    encoded = parse_dp_input(run("encode", SMALL).stdout, "small.dp")
+    atom = next(
+        int(line.split()[0])
+        for line in encoded.back_matter.splitlines()
+        if line.endswith("Has(GOLD,3)")
+    )
+    encoded.clauses = [c for c in encoded.clauses if atom not in c and -atom not in c]
+    encoded.clauses.append([-atom])  # a formula whose models do not hold GOLD at K
+    from formats.assignment import dp_input_text
+
+    dp_in = tmp_path / "edit.dp"
+    dp_in.write_text(dp_input_text(encoded))
+    line = dp_in.read_text().splitlines().index(f"{atom} Has(GOLD,3)") + 1
+    with Minisat22(bootstrap_with=encoded.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    answer = tmp_path / "edit.out"
+    answer.write_text(competition_text(SolverResult("SAT", model)))
+    result = run("decode", answer, "--cnf", dp_in)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {answer}: the valuation does not hold GOLD at time K=3"
+        f" (atom {atom} is named on line {line} of {dp_in})\n"
+    )
+    # in a DP output the key is the file's own back matter: its line is the file's
+    dp_out = tmp_path / "edit.dpout"
+    dp_out.write_text(dp_output_text({abs(x): x > 0 for x in model}, encoded.back_matter))
+    own = run("decode", dp_out)
+    out_line = dp_out.read_text().splitlines().index(f"{atom} Has(GOLD,3)") + 1
+    message = "the valuation does not hold GOLD at time K=3"
+    assert own.stderr == f"error: {dp_out}:{out_line}: {message}\n"
