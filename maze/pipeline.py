@@ -207,6 +207,9 @@ def attempt(
                 record.confirmed = True
         record.decode_seconds = time.perf_counter() - solved
         return record, None
+    if not model and cnf.nvars:
+        # (as crosscheck and maze decode say: cadical -n and glucose without -model print this)
+        raise MazeSolveError("the solver said SATISFIABLE but gave no model")
     valuation = {abs(lit): lit > 0 for lit in model}
     where = f"{maze.name} (K={steps}, {encoding} encoding)"
     try:

@@ -113,6 +113,14 @@ def test_a_model_that_breaks_a_clause_is_caught():
         attempt(SMALL, 3, lambda clauses: _Liar([-v for v in range(1, 21)]))
 
 
+@pytest.mark.parametrize("model", [[], None])
+def test_sat_without_a_model_is_said_so(model):
+    # cadical -n prints `s SATISFIABLE` and no v lines: this used to be "the solver's model
+    # is wrong: … does not satisfy clause 1", where crosscheck and maze decode say no model
+    with pytest.raises(MazeSolveError, match="^the solver said SATISFIABLE but gave no model$"):
+        attempt(SMALL, 3, lambda clauses: _Liar(model))
+
+
 def test_a_model_that_is_no_walk_is_caught(monkeypatch):
     """With the clause check switched off, the path check still refuses a wrong walk."""
     monkeypatch.setattr("maze.pipeline.check_model", lambda *args: None)
