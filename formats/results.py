@@ -178,8 +178,52 @@ def minisat_result_text(result: SolverResult) -> str:
     return ("UNSAT" if result.status == "UNSAT" else "INDET") + "\n"
 
 
+_SCREEN_VERDICTS = ("SATISFIABLE", "UNSATISFIABLE", "INDETERMINATE")
+
+
+def screen_output_line(text: str) -> int | None:
+    """The line on which MiniSat's screen output (its standard output, not its result
+    file) shows itself, or None: its bare last line ``SATISFIABLE`` / ``UNSATISFIABLE`` /
+    ``INDETERMINATE``, or its ``WARNING: for repeatability …`` / ``[ Problem Statistics ]``
+    banner. That output holds no model: ``minisat IN.cnf RESULT`` writes one to RESULT.
+
+    >>> screen_output_line("WARNING: for repeatability, setting FPU …\n====\nSATISFIABLE\n")
+    1
+    >>> screen_output_line("s SATISFIABLE\nv 1 0\n") is None
+    True
+    """
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        line = raw.strip()
+        if (
+            line in _SCREEN_VERDICTS
+            or line.startswith("WARNING: for repeatability")
+            or "[ Problem Statistics ]" in line
+        ):
+            return number
+    return None
+
+
+def screen_output_error(text: str, name: str) -> FormatError | None:
+    """The error to raise when ``text`` is MiniSat's screen output (see `screen_output_line`)."""
+    number = screen_output_line(text)
+    if number is None:
+        return None
+    return FormatError(
+        name,
+        number,
+        "this is MiniSat's screen output, which holds no model: decode the result file that "
+        "`minisat IN.cnf RESULT` writes",
+    )
+
+
 def parse_result(text: str, name: str = "<string>") -> SolverResult:
-    """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET."""
+    """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET.
+
+    MiniSat's screen output is refused with a message saying so (`screen_output_error`).
+    """
+    screen = screen_output_error(text, name)
+    if screen is not None:
+        raise screen
     for raw in text.lstrip("\ufeff").splitlines():
         line = raw.strip()
         if line:

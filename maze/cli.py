@@ -32,11 +32,14 @@ from formats.cli import (
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.results import parse_result
+from formats.results import parse_result, screen_output_error
 from formats.streams import (
     atomic_output,
+    bad_byte,
     check_output,
+    decode_text,
     display_name,
+    read_bytes,
     read_text,
     written_in_place,
 )
@@ -199,6 +202,21 @@ def _looks_like_result(text: str) -> bool:
     return False
 
 
+def _answer_text(path: str, name: str) -> str:
+    """IN's text. A byte that is not UTF-8 is an error, except on a solver's ``c`` lines,
+    which satkit does not use: cadical and kissat quote the CNF's file name there, in
+    whatever encoding the name has."""
+    text = decode_text(read_bytes(path), name, keep_bad_bytes=True)
+    if bad_byte(text) is None:
+        return text
+    result = _looks_like_result(text)
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = bad_byte(line)
+        if found is not None and not (result and line.lstrip().startswith("c")):
+            raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
+    return text
+
+
 def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     """The CNF that was solved (DIMACS or a DP input, detected) and the key it carries.
 
@@ -270,9 +288,12 @@ def decode_command(
     one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
-    text = read_text(answer)
+    text = _answer_text(answer, name)
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
+    screen = screen_output_error(text, name)
+    if screen is not None:
+        raise screen
     maze = _read(maze_file, strict, quiet, steps) if maze_file else None
     formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:

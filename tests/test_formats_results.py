@@ -20,6 +20,7 @@ from formats.results import (
     parse_competition,
     parse_minisat_result,
     parse_result,
+    screen_output_line,
 )
 
 # -- competition output -------------------------------------------------------------------
@@ -177,8 +178,24 @@ def test_parse_result_detects_the_format():
     assert parse_result("INDET\n").status == "UNKNOWN"
     assert parse_result("c SAT\ns SATISFIABLE\nv 1 0\n").model == [1]
     assert parse_result("s UNSATISFIABLE\n").status == "UNSAT"
-    with pytest.raises(FormatError):
+    with pytest.raises(FormatError, match="MiniSat's screen output, which holds no model"):
         parse_result("SATISFIABLE\n")  # minisat's stdout word, not its result file
+
+
+def test_minisat_screen_output_is_told_apart_from_its_result_file(cnf_files, tmp_path):
+    # `minisat IN.cnf > out` is a natural mistake: it gave "expected 'ATOM T' or 'ATOM F'"
+    for word in ("SATISFIABLE", "UNSATISFIABLE", "INDETERMINATE"):
+        assert screen_output_line(f"|  stats  |\n\n{word}\n") == 3
+    assert screen_output_line("c UNSATISFIABLE\ns UNSATISFIABLE\n") is None
+    assert screen_output_line("SAT\n1 -2 0\n") is None
+    minisat = shutil.which("minisat")
+    if minisat is None:
+        return
+    for cnf in cnf_files:
+        run = subprocess.run([minisat, str(cnf)], capture_output=True, text=True, check=False)
+        assert screen_output_line(run.stdout) is not None
+        with pytest.raises(FormatError, match=r"^out:\d+: this is MiniSat's screen output"):
+            parse_result(run.stdout, "out")
 
 
 # -- what real solvers print --------------------------------------------------------------

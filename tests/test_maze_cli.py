@@ -921,3 +921,29 @@ def test_a_decode_error_cites_the_key_line_in_the_file_that_holds_it(tmp_path):
     out_line = dp_out.read_text().splitlines().index(f"{atom} Has(GOLD,3)") + 1
     message = "the valuation does not hold GOLD at time K=3"
     assert own.stderr == f"error: {dp_out}:{out_line}: {message}\n"
+
+
+def test_decode_tells_minisat_screen_output_and_reads_past_foreign_comments(
+    tmp_path, example_files
+):
+    cnf = example_files["cnf"]
+    screen = tmp_path / "minisat.stdout"
+    screen.write_text("WARNING: for repeatability, setting FPU to use double precision\n"
+                      "|  Number of variables:  72  |\n\nSATISFIABLE\n")  # fmt: skip
+    result = run("decode", screen, "--cnf", cnf)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {screen}:1: this is MiniSat's screen output, which holds no model: decode "
+        "the result file that `minisat IN.cnf RESULT` writes\n"
+    )
+    # cadical and kissat quote the CNF's file name in their comments, in its own encoding
+    answer = tmp_path / "latin1.out"
+    body = example_files["competition"].read_bytes()
+    answer.write_bytes(b"c reading DIMACS file from 'caf\xe9.cnf'\n" + body)
+    decoded = run("decode", answer, "--cnf", cnf, "--maze", EXAMPLE)
+    assert decoded.exit_code == 0 and valid_for(EXAMPLE, decoded.stdout.strip())
+    # anywhere else such a byte is still an error naming its line
+    answer.write_bytes(body.replace(b"s SATISFIABLE", b"s SATISFIABLE\xe9"))
+    broken = run("decode", answer, "--cnf", cnf)
+    assert broken.exit_code == 1
+    assert broken.stderr == f"error: {answer}:1: not UTF-8 text (byte 0xe9)\n"
