@@ -426,6 +426,8 @@ def atomic_output(
     file. Refuses (FormatError) to overwrite one of ``inputs``, including a ``-``
     input whose standard input is redirected from the target (same device and
     inode). ``newline=""`` writes text exactly as given (no CRLF translation).
+    A file named ``….gz``, ``….bz2`` or ``….xz`` is written compressed (see
+    `compressed_writer`), as every reader here reads it.
     An OSError that names no file (a full disk: ENOSPC from a write) is raised again
     naming the output (``<stdout>`` for ``-``), so that the message says which failed.
     """
@@ -449,11 +451,9 @@ def _atomic_output(
         yield stream
         stream.flush()
         return
-    text_options = {"encoding": "utf-8", "errors": "surrogateescape", "newline": newline}
     if _checked_target(target, inputs):
-        text = {} if binary else text_options
-        with open(target, "wb" if binary else "w", **text) as special:  # type: ignore[call-overload]
-            yield special
+        with open(target, "wb") as special, _output_stream(special, target, binary, newline) as out:
+            yield out
         return
     target = os.path.realpath(target)  # through a symbolic link: its file is replaced
     folder = os.path.dirname(target)
@@ -466,17 +466,49 @@ def _atomic_output(
             os.umask(mask)
             mode = 0o666 & ~mask
         os.fchmod(fd, mode)
-        if binary:
-            handle: IO = os.fdopen(fd, "wb")
-        else:
-            handle = os.fdopen(fd, "w", **text_options)
-        with handle:
-            yield handle
+        with os.fdopen(fd, "wb") as raw, _output_stream(raw, target, binary, newline) as out:
+            yield out
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def compressed_writer(raw: IO[bytes], target: str) -> IO[bytes] | None:
+    """A compressing writer over ``raw`` when ``target``'s name ends in ``.gz``, ``.bz2``
+    or ``.xz``, else None. Lower case only, as cadical, kissat and picosat decide by the
+    name (``x.GZ`` is plain text to them). Closing it leaves ``raw`` open. gzip is written
+    at level 6 (gzip's own default) with no time stamp, so that the same output gives the
+    same bytes."""
+    suffix = os.path.splitext(target)[1]
+    if suffix == ".gz":
+        return gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0)
+    if suffix == ".bz2":
+        return bz2.BZ2File(raw, "wb")
+    if suffix == ".xz":
+        return lzma.LZMAFile(raw, "wb")
+    return None
+
+
+@contextlib.contextmanager
+def _output_stream(raw: IO[bytes], target: str, binary: bool, newline: str | None) -> Iterator[IO]:
+    """What `atomic_output` yields over the open file ``raw``: bytes or UTF-8 text,
+    compressed by the name's suffix."""
+    packed = compressed_writer(raw, target)
+    stream = raw if packed is None else packed
+    out: IO = stream
+    if not binary:
+        out = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline=newline)  # type: ignore[arg-type]
+    try:
+        yield out
+    except BaseException:
+        with contextlib.suppress(Exception):  # the output is thrown away: close it quietly
+            out.close()
+        raise
+    out.close()  # (closing ``raw`` too, unless compressed: its own `with` closes it again)
+    if packed is not None:
+        packed.close()
 
 
 class _SurrogateSafeStdout:

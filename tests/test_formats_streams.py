@@ -266,6 +266,37 @@ def test_failure_inside_the_block_keeps_the_old_target_and_removes_the_temp(tmp_
     assert os.listdir(tmp_path) == ["out.txt"]
 
 
+@pytest.mark.parametrize(
+    ("suffix", "opener"), [(".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)]
+)
+def test_an_output_named_for_a_compressor_is_written_compressed(tmp_path, suffix, opener):
+    # `-o x.cnf.gz` wrote plain text under a .gz name, which picosat cannot read
+    text = "p cnf 2 1\n1 -2 0\n\udce9\n" * 1000  # (a kept byte goes back as that byte)
+    target = tmp_path / f"x.cnf{suffix}"
+    with atomic_output(target) as handle:
+        handle.write(text)
+    with opener(target, "rb") as packed:
+        assert packed.read() == text.encode("utf-8", "surrogateescape")
+    assert os.listdir(tmp_path) == [target.name]
+    with atomic_output(tmp_path / f"p.bin{suffix}", binary=True) as handle:
+        handle.write(b"\x00\x01")
+    assert opener(tmp_path / f"p.bin{suffix}").read() == b"\x00\x01"
+    # the same output gives the same bytes (no time stamp in the gzip header)
+    again = tmp_path / f"again.cnf{suffix}"
+    with atomic_output(again) as handle:
+        handle.write(text)
+    assert again.read_bytes() == target.read_bytes()
+    # a failure leaves nothing, and no complaint from a half-closed compressor
+    with pytest.raises(ValueError), atomic_output(tmp_path / f"bad{suffix}") as handle:
+        handle.write(text)
+        raise ValueError("boom")
+    assert sorted(os.listdir(tmp_path)) == sorted([target.name, f"p.bin{suffix}", again.name])
+    upper = tmp_path / f"x.cnf{suffix.upper()}"  # solvers decide by the lower-case name
+    with atomic_output(upper) as handle:
+        handle.write(text)
+    assert upper.read_bytes() == text.encode("utf-8", "surrogateescape")
+
+
 def test_atomic_output_refuses_an_input_even_through_another_name(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("precious\n")
