@@ -401,7 +401,11 @@ class _Reader:
         if text.startswith(NAME_PREFIX):
             match = _NAME_COMMENT.fullmatch(text)
             if match and literal_magnitude(match.group(1).encode()) <= MAX_VARIABLES:
-                self.formula.names[int(match.group(1))] = match.group(2)
+                var, name = int(match.group(1)), match.group(2)
+                before = self.formula.names.get(var)
+                if before is not None and before != name:
+                    self.warn(line, f"variable {var} is named again: {name!r} replaces {before!r}")
+                self.formula.names[var] = name
                 return
         elif text.startswith(BACK_MATTER_PREFIX):
             try:
@@ -413,7 +417,12 @@ class _Reader:
                     self.formula.back_matter_line = line
                 self.back_matter.append(piece)
                 return
-            # someone else's "c back-matter …" comment: an ordinary comment
+            # someone else's "c back-matter …" comment: an ordinary comment, but say so
+            self.warn(
+                line,
+                "a 'c back-matter' line that is not one JSON string: read as a plain comment,"
+                " not as back matter",
+            )
         self.formula.comments.append(text)
 
     def header(self, text: str, line: int) -> None:

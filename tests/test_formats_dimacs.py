@@ -758,3 +758,16 @@ def test_a_file_with_cr_line_ends_streams_in_blocks_like_any_other(tmp_path):
     assert blocks == [(b"p cnf 3 3\n", 1), (b"1 2 0\n", 2), (b"-1 3 0\n0\n", 3)]
     assert read_dimacs(path).clauses == [[1, 2], [-1, 3], []]
     assert dimacs.clause_line(path, 3) == 4  # what convert names for the empty clause
+
+
+def test_a_name_given_twice_and_a_broken_back_matter_line_are_warned_about():
+    # `convert` to the DP format kept the last name and dropped the bad line without a word
+    text = 'c var 1 A\nc var 1 A\nc var 1 B\nc back-matter "abc\np cnf 2 1\n1 2 0\n'
+    formula = parse_dimacs(text, "d.cnf")
+    assert formula.names == {1: "B"} and formula.back_matter is None
+    assert [str(w) for w in formula.warnings] == [
+        "d.cnf:3: variable 1 is named again: 'B' replaces 'A'",
+        "d.cnf:4: a 'c back-matter' line that is not one JSON string: read as a plain comment,"
+        " not as back matter",
+    ]
+    assert formula.comments == ['back-matter "abc']
