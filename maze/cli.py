@@ -406,6 +406,7 @@ def _attempt_line(record: Attempt) -> str:
 @click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
 @click.option(
     "--solver",
+    "-s",
     default="dpll",
     show_default=True,
     callback=_check_solver,

@@ -444,7 +444,7 @@ def test_generate_planted():
     args = ("generate", "--nodes", "120", "--treasures", "6", "--steps", "15", "--planted")
     result = run(*args, "--seed", "4")
     assert result.exit_code == 0
-    solved = run("solve", "-", "--solver", "minisat22", stdin=result.stdout)
+    solved = run("solve", "-", "-s", "minisat22", stdin=result.stdout)
     assert solved.exit_code == 10
 
 
