@@ -86,6 +86,8 @@ class SearchBase(ABC):
 
     ok: bool
     clauses: list[list[int]]
+    trail_lim: list[int]
+    flipmask: list[int]
 
     def __init__(self, proof: ProofSink | None) -> None:
         self.proof = proof
@@ -131,6 +133,37 @@ class SearchBase(ABC):
     @abstractmethod
     def _clear(self) -> None:
         """Unassign everything."""
+
+    @abstractmethod
+    def _assign(self, lit: int, why: object) -> None:
+        """Set literal code ``lit`` true with reason ``why`` (see `FLIPPED`, `PURE`)."""
+
+    @abstractmethod
+    def _cancel_until(self, level: int) -> None:
+        """Undo every assignment above decision level ``level``."""
+
+    def backtrack(self, mask: int, nassume: int, assumptions: list[int]) -> bool:
+        """After a conflict: flip the deepest decision and return True; or, when only
+        assumption levels are left, keep the core (``mask``: the assumptions the conflict
+        depends on) and return False — the formula itself refuted at level 0.
+
+        Chronological backtracking: the abandoned decision's lemma is logged, and the
+        flipped literal remembers ``mask`` for the cores of the levels below.
+        """
+        level = len(self.trail_lim)
+        if level <= nassume:
+            if level == 0:
+                self.log_refuted()
+                self.ok = False
+            self.core_lits = core_from_mask(mask, assumptions)
+            return False
+        self.log_abandon()
+        x = self.decisions[-1]
+        self._cancel_until(level - 1)
+        self._assign(x ^ 1, FLIPPED)
+        self.flipmask[x >> 1] = mask
+        self.stats["splits"] += 1
+        return True
 
     # -- answers ------------------------------------------------------------------
     def model(self) -> list[int]:

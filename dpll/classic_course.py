@@ -141,8 +141,6 @@ class CourseSearch(SearchBase):
         val = self.val
         cnt = self.cnt
         trail_lim = self.trail_lim
-        decisions = self.decisions
-        flipmask = self.flipmask
         clauses = self.clauses
         nvars = self.nvars
         nassume = len(assume)
@@ -158,20 +156,9 @@ class CourseSearch(SearchBase):
             if self.empty:
                 stats["conflicts"] += 1
                 self.poll()
-                level = len(trail_lim)
                 mask = self._mask(self.empty[-1], abit) if nassume else 0
-                if level <= nassume:
-                    if level == 0:
-                        self.log_refuted()
-                        self.ok = False
-                    self.core_lits = core_from_mask(mask, assumptions)
+                if not self.backtrack(mask, nassume, assumptions):
                     return False
-                self.log_abandon()
-                x = decisions[-1]
-                self._cancel_until(level - 1)
-                self._assign(x ^ 1, FLIPPED)
-                flipmask[x >> 1] = mask
-                stats["splits"] += 1
                 continue
             level = len(trail_lim)
             placing = level < nassume  # assumptions first; no pure literal before them

@@ -183,7 +183,6 @@ class WatchSearch(SearchBase):
         trail_lim = self.trail_lim
         decisions = self.decisions
         reason = self.reason
-        flipmask = self.flipmask
         pure_queue = self.pure_queue
         pick = self.pick
         nassume = len(assume)
@@ -205,20 +204,9 @@ class WatchSearch(SearchBase):
             if confl is not None:
                 stats["conflicts"] += 1
                 self.poll()
-                level = len(trail_lim)
                 mask = self._mask(confl, abit) if track else 0
-                if level <= nassume:
-                    if level == 0:
-                        self.log_refuted()
-                        self.ok = False
-                    self.core_lits = core_from_mask(mask, assumptions)
+                if not self.backtrack(mask, nassume, assumptions):
                     return False
-                self.log_abandon()
-                x = decisions[-1]
-                self._cancel_until(level - 1)
-                self._assign(x ^ 1, FLIPPED)
-                flipmask[x >> 1] = mask
-                stats["splits"] += 1
                 continue
             level = len(trail_lim)
             if level < nassume:
