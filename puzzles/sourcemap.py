@@ -21,6 +21,7 @@ import json
 import json.decoder
 import json.scanner
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -54,16 +55,18 @@ class _Dict(dict):
     line = 0
 
 
-def _line_at(text: str, index: int) -> int:
-    return text.count("\n", 0, index) + 1
-
-
 def parse_json_located(text: str) -> Any:
     """Decode JSON like ``json.loads``; strings, lists and dicts carry ``.line``.
 
-    Raises ``json.JSONDecodeError`` exactly as ``json.loads`` does.
+    Raises ``json.JSONDecodeError`` exactly as ``json.loads`` does. Lines are found by
+    bisection in the line breaks' positions, so the time stays linear in the text
+    (counting the breaks from the start for every value made a 1.9 MB file take 58 s).
     """
     decoder = json.JSONDecoder()
+    breaks = [match.start() for match in re.finditer("\n", text)]
+
+    def _line_at(s: str, index: int) -> int:
+        return bisect_left(breaks, index) + 1  # (s is text: the decoder's own argument)
 
     def parse_string(s: str, end: int, strict: bool) -> tuple[str, int]:
         value, new_end = json.decoder.scanstring(s, end, strict)
