@@ -11,7 +11,7 @@ import itertools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -303,7 +303,8 @@ def hitman_command(
     the trace names (or --map).
 
     Exit 10 when every cell was determined (and is right), 0 when some cells
-    had to be guessed (--replay: were left unknown), 1 for bad input.
+    had to be guessed (--replay: were left unknown) or when Ctrl-C or SIGTERM
+    stopped the run, 1 for bad input.
     """
     if cnf_path is not None and is_stdout(cnf_path):
         raise click.UsageError(
@@ -325,7 +326,10 @@ def hitman_command(
             f" {known_names(maps)}"
         )
     world = choose_map(maps, map_name, display_name(maps_path))
-    result = explore(world)
+    try:
+        result = explore(world)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
+        _hitman_interrupted(world.name, as_json)
     if result.wrong and not result.guessed:
         fail(f"internal error: a determined cell is wrong ({result.wrong[0]}); please report it")
     _write_hitman_cnf(result.kb, cnf_path, inputs, f"explored map {world.name}", as_json, quiet)
@@ -334,6 +338,15 @@ def hitman_command(
     else:
         click.echo(_hitman_text(result))
     sys.exit(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
+
+
+def _hitman_interrupted(map_name: str | None, as_json: bool) -> NoReturn:
+    """Say that the run was stopped before an answer and exit 0 (unknown)."""
+    if as_json:
+        click.echo(json.dumps({"map": map_name, "status": "UNKNOWN"}))
+    else:
+        click.echo("interrupted: no answer", err=True)
+    sys.exit(EXIT_UNKNOWN)
 
 
 def _write_hitman_cnf(
@@ -463,7 +476,10 @@ def _hitman_replay(
             trace.line,
             f"the trace is {start['n']}x{start['m']} but map {world.name} is {world.n}x{world.m}",
         )
-    result = replay(trace)
+    try:
+        result = replay(trace)
+    except KeyboardInterrupt:
+        _hitman_interrupted(name, as_json)
     kb = result.kb
     wrong = [] if world is None else sorted(c for c, v in kb.known.items() if world.cells[c] != v)
     if wrong:

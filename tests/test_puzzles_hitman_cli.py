@@ -194,3 +194,21 @@ def test_a_map_too_big_is_refused_at_its_line(tmp_path):
 def test_maps_and_trace_cannot_both_read_stdin():
     result = run("-", "--replay", "-", stdin=MAPS.read_text())
     assert result.exit_code == 2 and "standard input can be read only once" in result.stderr
+
+
+def test_ctrl_c_and_sigterm_give_no_answer_and_exit_zero(monkeypatch, tmp_path) -> None:
+    # it printed click's bare "Aborted!" and exited 1, the code for bad input
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt  # (SIGTERM arrives as this too: formats.cli)
+
+    monkeypatch.setattr(cli, "explore", stopped)
+    monkeypatch.setattr(cli, "replay", stopped)
+    cnf = tmp_path / "kb.cnf"
+    text = run(MAPS, "--map", "default_world", "--cnf", cnf)
+    assert (text.exit_code, text.stdout, text.stderr) == (0, "", "interrupted: no answer\n")
+    as_json = run(MAPS, "--map", "default_world", "--json")
+    assert as_json.exit_code == 0
+    assert json.loads(as_json.stdout) == {"map": "default_world", "status": "UNKNOWN"}
+    replayed = run(MAPS, "--replay", TRACES)
+    assert (replayed.exit_code, replayed.stderr) == (0, "interrupted: no answer\n")
+    assert not cnf.exists()
