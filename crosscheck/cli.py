@@ -316,10 +316,10 @@ def crosscheck_command(
     if not files:
         fail(f"{' '.join(paths)}: no instances found (.cnf, .cnf.gz/.xz/.bz2, .dimacs, maze .txt)")
     inputs = [p for p in paths if not os.path.isdir(p)] + files  # a folder: "is a directory"
-    if maze_path:
+    if maze_path is not None:
         inputs.append(maze_path)
     for target in (json_path, plot_path):  # before the batch, not after it
-        if target:
+        if target is not None:  # ('' too: refused as an empty name)
             check_output(target, inputs=inputs)
     maze_data = read_bytes("-") if maze_path == "-" else None
     options = BatchOptions(
@@ -451,7 +451,7 @@ def fuzz_command(
             param_hint="'--max-vars'",
         )
     _need_tools(proofs)
-    if json_path:
+    if json_path is not None:
         check_output(json_path)  # before the run, not after it
     with failure_folder(out_dir):  # the same: a folder that cannot take the failures
         _fuzz(families, count, fuzz_seed, max_vars, out_dir, jobs, json_path, max_checks,
@@ -578,7 +578,8 @@ def shrink_command(
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
     """
     _need_tools(proofs)
-    check_output(output or _default_output(path), inputs=[path])  # before the shrinking
+    target = output if output is not None else _default_output(path)
+    check_output(target, inputs=[path])  # before the shrinking
     instance = load_instance(path, encoding=encoding)
     check = CheckOptions(solvers, timeout, proofs, seed)
     progress = _Progress(0, quiet)
@@ -594,7 +595,6 @@ def shrink_command(
     if result is None:
         fail(f"{instance.name}: no failure to shrink: every solver agrees and validates")
         return
-    target = output or _default_output(path)
     reproduce = check_command(target, check)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(result.failures))
     minimal = Formula(

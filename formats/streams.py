@@ -367,9 +367,9 @@ def check_output(
     """Raise FormatError now if `atomic_output` would refuse ``path`` later.
 
     Commands call it before their work, so that a solve or a shrink that takes an hour
-    does not end in "output folder does not exist". Refused: one of ``inputs``
-    (including stdin redirected from the target), a directory, a missing or read-only
-    folder. ``-`` (standard output) is always fine.
+    does not end in "output folder does not exist". Refused: an empty name, one of
+    ``inputs`` (including stdin redirected from the target), a directory, a missing or
+    read-only folder. ``-`` (standard output) is always fine.
     """
     _checked_target(os.fspath(path), inputs)
 
@@ -378,6 +378,8 @@ def _checked_target(target: str, inputs: Sequence[str | os.PathLike[str]]) -> bo
     """`check_output`'s checks; True when the target is `written_in_place`."""
     if target == STDIO:
         return False
+    if not target:  # ('' would be taken as this folder, and fail only after the work)
+        raise FormatError("''", None, "an empty name is no output file")
     for source in inputs:
         if same_file(target, source) or (os.fspath(source) == STDIO and _is_stdin(target)):
             raise FormatError(target, None, "refusing to overwrite the input file")

@@ -331,6 +331,11 @@ def test_check_output_refuses_now_what_atomic_output_would_refuse_later(tmp_path
     check_output(tmp_path / "new.txt", inputs=[source])  # fine: nothing is created
     check_output("-", inputs=["-"])
     assert sorted(os.listdir(tmp_path)) == ["in.cnf"]
+    # '' was taken as the current folder: refused only after the work, naming a temp file
+    with pytest.raises(FormatError, match=r"^'': an empty name is no output file$"):
+        check_output("")
+    with pytest.raises(FormatError, match="an empty name"), atomic_output(""):
+        pass
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")

@@ -50,3 +50,27 @@ def test_solve_does_not_import_the_cross_checker() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert done.stdout.splitlines()[-1] == "10 False False"
+
+
+DATA = ROOT / "data"
+
+
+def test_an_empty_output_name_is_one_error_line_before_any_work() -> None:
+    # `--cnf ''` solved or explored first and then named a temporary file; `solve --proof ''`
+    # and `crosscheck --json ''` ignored the option (`--plot ''` is a usage error: no format)
+    commands = [
+        ["puzzle", "solve", DATA / "puzzles" / "harbour-lane.json", "--cnf", ""],
+        ["puzzle", "einstein", "--cnf", ""],
+        ["solve", DATA / "cnf" / "queens4.cnf", "--proof", ""],
+        ["dp", DATA / "maze" / "small.txt", "-o", ""],
+        ["convert", DATA / "maze" / "small.txt", "-o", ""],
+        ["maze", "solve", DATA / "maze" / "small.txt", "-o", ""],
+        ["crosscheck", DATA / "cnf" / "queens4.cnf", "-s", "dpll", "--json", ""],
+        ["shrink", DATA / "cnf" / "queens4.cnf", "-o", ""],
+        ["fuzz", "-n", "1", "--json", ""],
+    ]
+    for command in commands:
+        result = CliRunner().invoke(satkit.main, [str(part) for part in command])
+        assert result.exit_code == 1, command
+        assert result.stderr == "error: '': an empty name is no output file\n", command
+        assert result.stdout == "", command
