@@ -113,8 +113,34 @@ def replay(trace: Trace) -> Replay:
             where = f"step {index}"
             kb.observe(status, previous=previous, action=action)
             previous = status
-        where = "the observations"
         kb.deduce()
-    except (ObservationError, Inconsistent, TypeError, KeyError) as exc:
+    except (ObservationError, TypeError, KeyError) as exc:
         raise FormatError(trace.file, trace.line, f"{where}: {exc}") from None
+    except Inconsistent:
+        step = first_contradiction(trace)
+        where = "start" if step == 0 else f"step {step}"
+        raise FormatError(
+            trace.file,
+            trace.line,
+            f"{where}: no map fits the observations up to here (the knowledge base is"
+            " unsatisfiable)",
+        ) from None
     return Replay(trace, kb)
+
+
+def first_contradiction(trace: Trace) -> int:
+    """The first step (0: the start status) after which no map fits the observations of a
+    trace whose observations, all together, contradict the rules. One satisfiability
+    check per step, on a fresh knowledge base: only asked once a replay has failed."""
+    start = trace.start
+    kb = KnowledgeBase(start["m"], start["n"], start["guard_count"], start["civil_count"])
+    kb.observe(start)
+    if not kb.consistent():
+        return 0
+    previous = start
+    for index, (action, status) in enumerate(trace.steps, start=1):
+        kb.observe(status, previous=previous, action=action)
+        if not kb.consistent():
+            return index
+        previous = status
+    return len(trace.steps)

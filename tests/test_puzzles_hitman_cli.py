@@ -212,3 +212,26 @@ def test_ctrl_c_and_sigterm_give_no_answer_and_exit_zero(monkeypatch, tmp_path) 
     replayed = run(MAPS, "--replay", TRACES)
     assert (replayed.exit_code, replayed.stderr) == (0, "interrupted: no answer\n")
     assert not cnf.exists()
+
+
+def test_a_contradictory_trace_names_the_first_step_no_map_fits(tmp_path: Path) -> None:
+    # it said "the observations: the observations contradict the rules", naming no step
+    trace = json.loads(TRACES.read_text().splitlines()[0])
+    statuses = [trace["start"], *(step["status"] for step in trace["steps"])]
+    seen: dict[tuple[int, int], str] = {}
+    for index, status in enumerate(statuses):
+        repeat = [entry for entry in status["vision"] if tuple(entry[0]) in seen]
+        if index > 1 and repeat and repeat[0][1] == "EMPTY":
+            repeat[0][1] = "WALL"  # the same cell seen EMPTY before
+            break
+        seen.update((tuple(cell), content) for cell, content in status["vision"])
+    else:
+        raise AssertionError("no cell of the trace is seen twice")
+    bad = tmp_path / "flip.jsonl"
+    bad.write_text(json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", bad)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {bad}:1: step {index}: no map fits the observations up to here"
+        " (the knowledge base is unsatisfiable)\n"
+    )
