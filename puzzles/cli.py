@@ -130,8 +130,8 @@ def _run(
         )
     if names and cnf_path is None:
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
-    if mode == "classic" and heuristic is None:
-        heuristic = "two-clause"
+    if heuristic is None:  # named in the report, text and JSON alike
+        heuristic = "two-clause" if mode == "classic" else "vsids"
     if heuristic is not None and heuristic not in HEURISTICS[mode]:
         other = "cdcl" if mode == "classic" else "classic"
         raise click.UsageError(
@@ -213,7 +213,7 @@ def _answer_json(solution: Solution) -> dict[str, Any] | None:
     if answer is None:
         return None
     return {
-        "question": answer.question,
+        "question": answer.asked,  # as the text output words it
         "category": answer.category,
         "where": answer.where,
         "value": answer.value,

@@ -28,10 +28,15 @@ class Answer:
     house: int
     where: str
 
+    @property
+    def asked(self) -> str:
+        """The question's text, or one made from it when the puzzle gives none
+        (``Which Color goes with Red?``)."""
+        return self.question or f"Which {self.category} goes with {self.where}?"
+
     def sentence(self) -> str:
         """``Who owns the fish? German, in house 4.`` (the question's text, then the answer)."""
-        asked = self.question or f"Which {self.category} goes with {self.where}?"
-        return f"{asked} {self.value}, in house {self.house}."
+        return f"{self.asked} {self.value}, in house {self.house}."
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,26 @@ def test_cdcl_mode_reports_decisions() -> None:
     assert result.exit_code == 10
     assert "Who owns the fish? German, in house 4." in result.stdout
     assert result.stdout.splitlines()[-1].startswith("Decisions: ")
+    # the heuristic that ran is named, in the text and in JSON (it was null there)
+    assert result.stdout.splitlines()[-1].endswith("(cdcl, vsids, seed 0)")
+    report = json.loads(run("einstein", "--mode", "cdcl", "--json").stdout)
+    assert report["solver"] == {"mode": "cdcl", "heuristic": "vsids", "seed": 0}
+
+
+@needs_dpll
+def test_json_gives_the_question_as_the_text_words_it(tmp_path: Path) -> None:
+    # a question without text: the text output made one up, JSON had ""
+    puzzle = tmp_path / "q.toml"
+    puzzle.write_text(
+        '[categories]\nColor = ["Red", "Green", "Blue"]\nPet = ["Cat", "Dog", "Fish"]\n'
+        '[[hints]]\nnext_to = ["Red", "Green"]\n[[hints]]\nleft_of = ["Green", "Blue"]\n'
+        '[question]\nfind = "Pet"\nwhere = "Red"\n'
+    )
+    text = run("solve", str(puzzle))
+    report = json.loads(run("solve", str(puzzle), "--json").stdout)
+    answer = report["answer"]
+    assert answer["question"] == "Which Pet goes with Red?"
+    assert f"{answer['question']} {answer['value']}, in house {answer['house']}." in text.stdout
 
 
 @needs_dpll
