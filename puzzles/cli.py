@@ -331,6 +331,8 @@ def hitman_command(
         result = explore(world)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
         _hitman_interrupted(world.name, as_json)
+    except ValueError as exc:  # a map too big to explore
+        fail(f"{display_name(maps_path)}: {exc}")
     if result.wrong and not result.guessed:
         fail(f"internal error: a determined cell is wrong ({result.wrong[0]}); please report it")
     _write_hitman_cnf(result.kb, cnf_path, inputs, f"explored map {world.name}", as_json, quiet)

@@ -84,11 +84,26 @@ class Exploration:
         return not self.guessed
 
 
+EXPLORE_MAX_CELLS = 225
+"""The largest grid (m·n) `explore` plays. Every step deduces every unknown cell again,
+so the time grows about as the fifth power of the side: an empty 15 x 15 room takes
+about 21 s, 20 x 20 about 100 s (the course's maps have at most 80 cells). A recorded
+trace of a bigger map (up to `hitman_world.MAX_CELLS`) replays with one deduction."""
+
+
 def explore(world: HitmanMap, *, max_actions: int | None = None) -> Exploration:
     """Play phase 1 on ``world``: explore, deduce, send the map, end the phase.
 
-    ``max_actions`` (default 20·m·n) only guards against a planning bug.
+    ``max_actions`` (default 20·m·n) only guards against a planning bug. Raises
+    ValueError for a grid above `EXPLORE_MAX_CELLS`.
     """
+    if world.m * world.n > EXPLORE_MAX_CELLS:
+        raise ValueError(
+            f"map {world.name!r} has {world.m * world.n:,} cells; exploring takes at most"
+            f" {EXPLORE_MAX_CELLS} (each step deduces every unknown cell again: an empty"
+            " 15 x 15 room takes about 20 s, 20 x 20 about 100 s); --replay deduces from a"
+            " recorded trace of it"
+        )
     limit = 20 * world.m * world.n if max_actions is None else max_actions
     referee = Phase1Referee(world)
     kb = KnowledgeBase(world.m, world.n, world.guard_count, world.civil_count)

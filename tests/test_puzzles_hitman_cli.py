@@ -235,3 +235,18 @@ def test_a_contradictory_trace_names_the_first_step_no_map_fits(tmp_path: Path) 
         f"error: {bad}:1: step {index}: no map fits the observations up to here"
         " (the knowledge base is unsatisfiable)\n"
     )
+
+
+def test_a_map_too_big_to_explore_is_one_error_line(tmp_path: Path) -> None:
+    # an empty 20 x 20 room took 100 s and 40 x 40 did not end in 300 s, under a 2,500 cap
+    rows = [["EMPTY"] * 16 for _ in range(16)]
+    rows[0][:3] = ["TARGET", "SUIT", "PIANO_WIRE"]
+    room = {"m": 16, "n": 16, "guard_count": 0, "civil_count": 0, "rows_top_to_bottom": rows}
+    maps = tmp_path / "room.json"
+    maps.write_text(json.dumps({"format": "hitman-maps/1", "maps": {"room": room}}))
+    result = run(maps)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(
+        f"error: {maps}: map 'room' has 256 cells; exploring takes at most 225 ("
+    )
+    assert result.stderr.count("\n") == 1
