@@ -23,13 +23,22 @@ Conventions (the same as PySAT's MiniSat unless said otherwise):
   stops it. Conflict and propagation budgets count from when they are set, across calls.
 - Any PySAT solver name is accepted (``Solver("m22", …)``) and runs the ``cdcl`` engine;
   AtMost constraints are refused (NotImplementedError), as PySAT's MiniSat refuses them.
-- ``enum_models`` leaves the formula unchanged (PySAT's adds blocking clauses).
+- ``enum_models`` leaves the formula unchanged (PySAT's adds blocking clauses); clauses
+  added while it runs apply to the models it yields next, as in PySAT.
+- Ctrl-C in the main thread stops a solve call at a safe point and raises
+  KeyboardInterrupt; the solver stays usable, as PySAT's (which raises its own error).
+  Any other exception out of the engine in the middle of a step leaves it unusable:
+  later calls raise RuntimeError instead of answering for a half-changed formula.
 - Same input, options and seed give the same answers, models and statistics.
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import operator
+import signal
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
@@ -72,10 +81,43 @@ class NoSuchSolverError(ValueError):
     ``from dpll import Solver, NoSuchSolverError`` catches this one). A ValueError too."""
 
 
+_PYSAT_CLAUSE_LISTS = frozenset(("CNF", "CNFPlus", "WCNF", "WCNFPlus"))
+
+
 def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
-    """The clauses of a list of clauses, a ``formats.Formula`` or a ``pysat.formula.CNF``."""
+    """The clauses of a list of clauses, a ``formats.Formula``, a ``pysat.formula.CNF`` or
+    any other ``pysat.formula`` object (``And``, ``XOr``, …: iterated, which clausifies
+    it as PySAT's solvers do; its ``clauses`` attribute holds only the top node's)."""
+    kind = type(formula)
+    if kind.__module__ == "pysat.formula" and kind.__name__ not in _PYSAT_CLAUSE_LISTS:
+        return list(formula)
     clauses = getattr(formula, "clauses", None)
     return formula if clauses is None else clauses
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(flag: list[bool]) -> Iterator[list[bool]]:
+    """While the block runs in the main thread under Python's own SIGINT handler, Ctrl-C
+    sets ``flag[0]`` (which the engine polls) instead of raising KeyboardInterrupt in the
+    middle of a step, which could leave a clause half-rewritten. Yields a one-item list
+    that says whether Ctrl-C came."""
+    came = [False]
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield came
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        came[0] = True
+        flag[0] = True
+
+    signal.signal(signal.SIGINT, stop)
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _declared_vars(formula: Any) -> int:
@@ -85,6 +127,18 @@ def _declared_vars(formula: Any) -> int:
         if isinstance(value, int):
             return value
     return 0
+
+
+def _engine_options(mode: str) -> frozenset[str]:
+    """The keyword options the engine of ``mode`` takes beyond what `Solver` sets itself."""
+    if mode == "cdcl":
+        engine: type = CDCLEngine
+    else:
+        from dpll.classic import ClassicEngine
+
+        engine = ClassicEngine
+    taken = set(inspect.signature(engine.__init__).parameters)
+    return frozenset(taken - {"self", "nvars", "clauses", "seed", "proof", "heuristic"})
 
 
 MAX_VARIABLE = 2**31 - 1
@@ -125,7 +179,11 @@ class Solver:
     :param with_proof: log a DRUP proof (see `get_proof`, `get_proof_binary`).
     :param incr: accepted for PySAT compatibility (Glucose's incremental mode); no effect.
     :param warm_start: accepted for PySAT compatibility; no effect.
-    :param engine_options: passed to the engine, e.g. ``restarts="glucose"`` for ``cdcl``.
+    :param native_card: accepted for PySAT compatibility; no effect (AtMost constraints
+        are refused in any case).
+    :param sync_with: accepted for PySAT compatibility; no effect.
+    :param engine_options: passed to the engine, e.g. ``restarts="glucose"`` for ``cdcl``;
+        a name the engine does not take is a TypeError, as in PySAT.
 
     >>> s = Solver(bootstrap_with=[[1, 2], [-1, 2], [-2]])
     >>> s.solve(), s.get_model(), s.get_core()  # no assumption needed: no core, as in PySAT
@@ -145,8 +203,12 @@ class Solver:
         with_proof: bool = False,
         incr: bool = False,
         warm_start: bool = False,
+        native_card: bool = False,
+        sync_with: Any = None,
         **engine_options: Any,
     ) -> None:
+        if isinstance(name, str):
+            name = name.lower()  # PySAT's names are not case-sensitive ("MiniSat22")
         if name is not None:
             if name in MODES:
                 mode = name
@@ -157,6 +219,9 @@ class Solver:
                 )
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        for option in engine_options:
+            if option not in _engine_options(mode):
+                raise TypeError(f"Solver() got an unexpected keyword argument {option!r}")
         self.mode = mode
         self.heuristic = heuristic
         self.seed = seed
@@ -176,6 +241,8 @@ class Solver:
         self._time_accum = 0.0
         self._enum_stats = dict.fromkeys(STAT_KEYS, 0)
         self._final_stats: dict[str, int] | None = None  # kept by delete()
+        self._broken: str | None = None  # why the engine cannot be trusted any more
+        self._enumerations: list[Engine] = []  # the copies enum_models is solving
         self._engine: Engine | None = self._new_engine(0, [], self._proof)
         if bootstrap_with is not None:
             self.append_formula(bootstrap_with)
@@ -226,7 +293,44 @@ class Solver:
     def _live(self) -> Engine:
         if self._engine is None:
             raise RuntimeError("this solver has been deleted")
+        if self._broken is not None:
+            raise RuntimeError(
+                f"this solver cannot be used any more: {self._broken} stopped it in the"
+                " middle of a step; build a new one"
+            )
         return self._engine
+
+    @contextlib.contextmanager
+    def _step(self) -> Iterator[None]:
+        """A change of the engine that an exception must not leave half-done unnoticed."""
+        try:
+            yield
+        except BaseException as exc:
+            self._broken = type(exc).__name__
+            raise
+
+    def new(
+        self, name: str | None = None, bootstrap_with: Any = None, use_timer: bool = False,
+        **kwargs: Any,
+    ) -> None:  # fmt: skip
+        """Build the solver again after `delete` (PySAT's ``new``: a live solver is kept
+        as it is, and the call does nothing)."""
+        if self._engine is None:
+            self.__init__(name, bootstrap_with, use_timer, **kwargs)  # type: ignore[misc]
+
+    def start_mode(self, warm: bool = False) -> None:
+        """Accepted for PySAT compatibility (warm or standard start); no effect."""
+
+    def configure(self, parameters: dict[str, Any]) -> None:
+        """Accepted for PySAT compatibility (CaDiCaL's options); no parameter applies here,
+        as with PySAT's MiniSat. Engine options go to the constructor."""
+
+    def dec_budget(self, budget: int) -> None:
+        """Not supported, as in PySAT's MiniSat: raises NotImplementedError (use
+        `conf_budget` or `prop_budget`)."""
+        raise NotImplementedError(
+            "a limit on decisions is not supported by dpll.Solver; use conf_budget or prop_budget"
+        )
 
     # ----------------------------------------------------------------- input
 
@@ -246,7 +350,10 @@ class Solver:
         engine = self._live()
         lits = self._checked(clause)
         self._nof_clauses += 1
-        engine.add_clause(lits)
+        with self._step():
+            engine.add_clause(lits)
+            for copy in self._enumerations:
+                copy.add_clause(lits)
         return self._after_adding(no_return)
 
     def append_formula(self, formula: Any, no_return: bool = True) -> bool | None:
@@ -261,12 +368,14 @@ class Solver:
         self._grow(_declared_vars(formula))
         batch = self._checked_batch(_clauses_of(formula))
         self._nof_clauses += len(batch)
-        bulk = getattr(engine, "add_clauses", None)
-        if bulk is not None:
-            bulk(batch)
-        else:
-            for lits in batch:
-                engine.add_clause(lits)
+        with self._step():  # (Ctrl-C half-way through a big formula: no half formula)
+            for target in (engine, *self._enumerations):
+                bulk = getattr(target, "add_clauses", None)
+                if bulk is not None:
+                    bulk(batch)
+                else:
+                    for lits in batch:
+                        target.add_clause(lits)
         return self._after_adding(no_return)
 
     def _after_adding(self, no_return: bool) -> bool | None:
@@ -352,7 +461,11 @@ class Solver:
                 "process can allocate"
             ) from None
         del probe
-        self._live().ensure_vars(nvars)
+        engine = self._live()
+        with self._step():
+            engine.ensure_vars(nvars)
+            for copy in self._enumerations:
+                copy.ensure_vars(nvars)
         self._nvars = nvars
 
     def _top_level_ok(self) -> bool:
@@ -368,8 +481,8 @@ class Solver:
         False
         """
         self._conf_limit = self._prop_limit = self._time_budget = None
-        result = self._run(assumptions, Limits())
-        assert result is not None  # no limits were given
+        result = self._run(assumptions, Limits(interrupt=[False]))  # (the flag: Ctrl-C's)
+        assert result is not None  # no limit was given
         return result
 
     def solve_limited(
@@ -412,7 +525,15 @@ class Solver:
                 raise ValueError("an assumption must be a non-zero int, not 0")
             self._grow(abs(lit))
         start = time.perf_counter()
-        result = engine.solve(assume, limits)
+        flag = limits.interrupt if limits.interrupt is not None else [False]
+        before = flag[0]
+        # (Ctrl-C's handler is in place before the step starts and until after it ends)
+        with _ctrl_c_stops(flag) as ctrl_c, self._step():
+            result = engine.solve(assume, limits)
+        if ctrl_c[0]:
+            flag[0] = before  # the engine stopped at a safe point and is usable again
+            self._status, self._model, self._core = None, None, None
+            raise KeyboardInterrupt
         self._time = time.perf_counter() - start
         self._time_accum += self._time
         self._status = result
@@ -543,6 +664,7 @@ class Solver:
         nvars = self.nof_vars()
         assume = list(assumptions)
         copy = self._new_engine(nvars, self._live().equivalent_clauses(), None)
+        self._enumerations.append(copy)  # clauses added meanwhile go to the copy too
         try:
             while copy.solve(assume, Limits()):
                 model = copy.model()
@@ -551,5 +673,6 @@ class Solver:
                 if not model:
                     break  # the empty formula has exactly one (empty) model
         finally:
+            self._enumerations.remove(copy)
             for key, value in copy.stats().items():
                 self._enum_stats[key] = self._enum_stats.get(key, 0) + value

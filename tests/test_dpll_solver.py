@@ -545,3 +545,128 @@ def test_variables_that_cannot_be_allocated_leave_the_solver_as_it_was(mode, mon
     with pytest.raises(MemoryError, match="3 variables need about"):
         solver.add_clause([3])
     assert (solver.nof_vars(), solver.solve(), len(solver.get_model())) == (2, True, 2)
+
+
+# --- audit 14-C: what a user swapping PySAT's Solver for ours tripped over ----------------
+
+
+def _random_3sat(seed: int, n: int = 60, m: int = 250) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[rng.choice([-1, 1]) * v for v in rng.sample(range(1, n + 1), 3)] for _ in range(m)]
+
+
+@pytest.mark.parametrize(("mode", "step"), [("cdcl", "analyze"), ("classic", "backtrack")])
+def test_ctrl_c_stops_at_a_safe_point_and_the_solver_answers_again(
+    mode: str, step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a KeyboardInterrupt raised in the middle of propagation used to leave a clause half
+    # rewritten: the next solve() said False for a satisfiable formula, or crashed
+    import signal
+
+    clauses = pigeonhole(6)
+    s = Solver(bootstrap_with=clauses, mode=mode)
+    engine = s._engine if mode == "cdcl" else s._engine._search  # (classic: its search)
+    original = getattr(engine, step)
+    calls, finished = [0], [0]
+
+    def ctrl_c_on_the_tenth(*args: object) -> object:
+        calls[0] += 1
+        if calls[0] == 10:
+            signal.raise_signal(signal.SIGINT)  # as Ctrl-C: Python's handler runs now
+        result = original(*args)
+        finished[0] += 1
+        return result
+
+    monkeypatch.setattr(engine, step, ctrl_c_on_the_tenth)
+    with pytest.raises(KeyboardInterrupt):
+        s.solve()
+    assert s.get_status() is None and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert finished[0] >= 10  # the step it came in was finished, and the search left
+    assert not engine.trail_lim  # at a safe point, back at level 0
+    monkeypatch.setattr(engine, step, original)
+    assert s.solve() is False  # the same formula, still whole
+    s.add_clause([-1])
+    with Minisat22(bootstrap_with=[*clauses, [-1]]) as reference:
+        assert s.solve() is reference.solve()
+    sat = Solver(bootstrap_with=_random_3sat(3), mode=mode)
+    assert sat.solve_limited() is True and sat.get_status() is True
+
+
+def test_an_exception_in_the_middle_of_a_step_leaves_the_solver_refusing_to_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (SIGTERM in the CLI, or a handler of the user's own, raises where the engine is)
+    s = Solver(bootstrap_with=pigeonhole(5))
+
+    def stopped(*args: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(s._engine, "analyze", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        s.solve()
+    for use in (s.solve, lambda: s.add_clause([1]), lambda: s.append_formula([[2]])):
+        with pytest.raises(RuntimeError, match="KeyboardInterrupt stopped it in the middle"):
+            use()
+
+
+def test_pysat_non_clausal_formulas_are_clausified_whole() -> None:
+    # their `clauses` attribute holds only the top node's clauses: XOr lost its constraint
+    # and an unsatisfiable And came out satisfiable with the model []
+    from pysat.formula import And, Atom, Implies, Neg, Or, XOr
+    from pysat.formula import Formula as PySATFormula
+    from pysat.solvers import Solver as PySATSolver
+
+    PySATFormula.cleanup()
+    x, y, z = Atom("x"), Atom("y"), Atom("z")
+    unsat = And(Or(x, y), Neg(x), Implies(y, z), Neg(z))
+    assert Solver(name="m22", bootstrap_with=unsat).solve() is False
+    PySATFormula.cleanup()
+    formula = XOr(Atom(1), Atom(2), Atom(3))
+    with PySATSolver(bootstrap_with=formula) as reference:
+        expected = sorted(map(tuple, reference.enum_models()))
+    PySATFormula.cleanup()
+    formula = XOr(Atom(1), Atom(2), Atom(3))
+    with Solver(bootstrap_with=formula) as ours:
+        assert sorted(map(tuple, ours.enum_models())) == expected
+    PySATFormula.cleanup()
+    appended = Solver()
+    appended.append_formula(And(Atom("a"), Neg(Atom("a"))))
+    assert appended.solve() is False
+    PySATFormula.cleanup()
+
+
+def test_enum_models_sees_clauses_added_while_it_runs() -> None:
+    # blocking each model on the variables of interest: the models yielded afterwards must
+    # satisfy those clauses (42 of 49 did not), and the projections must not repeat
+    with Solver(bootstrap_with=[[1, 2, 3], [4, 5, 6]]) as s:
+        added: list[list[int]] = []
+        projections = []
+        for model in s.enum_models():
+            true = set(model)
+            assert all(true & set(clause) for clause in added)
+            projections.append(tuple(model[:3]))
+            added.append([-lit for lit in model[:3]])
+            s.add_clause(added[-1])
+            s.append_formula([added[-1]])  # (the batch path forwards them too)
+        assert len(projections) == len(set(projections)) == 7
+        assert s.solve() is False
+
+
+def test_pysat_keywords_names_and_methods_are_taken() -> None:
+    for name in ("Glucose4", "MiniSat22", "CaDiCaL195", "CDCL"):
+        assert Solver(name, bootstrap_with=[[1, 2]]).solve() is True
+    assert Solver("cadical195", [[1]], native_card=True, sync_with=None).solve() is True
+    typo = r"^Solver\(\) got an unexpected keyword argument 'bootstrapwith'$"
+    with pytest.raises(TypeError, match=typo):
+        Solver(name="m22", bootstrapwith=[[1]])
+    assert Solver(first_reduce=500).solve() is True  # the engine's own options still go through
+    s = Solver(bootstrap_with=[[1], [-1, 2]])
+    with pytest.raises(NotImplementedError, match="limit on decisions"):
+        s.dec_budget(500)
+    s.start_mode(warm=True)
+    s.configure({"phase": 0})
+    s.new("g3", [[-2]])  # a live solver is kept as it is (PySAT's new)
+    assert s.solve() is True and s.get_model() == [1, 2]
+    s.delete()
+    s.new("g3", [[-2]])
+    assert s.solve() is True and s.get_model() == [-1, -2]  # (variables 1..2, as in PySAT)
