@@ -117,7 +117,7 @@ def test_a_model_that_breaks_a_clause_is_caught():
 def test_sat_without_a_model_is_said_so(model):
     # cadical -n prints `s SATISFIABLE` and no v lines: this used to be "the solver's model
     # is wrong: … does not satisfy clause 1", where crosscheck and maze decode say no model
-    with pytest.raises(MazeSolveError, match="^the solver said SATISFIABLE but gave no model$"):
+    with pytest.raises(MazeSolveError, match=r"^the solver said SATISFIABLE but gave no model$"):
         attempt(SMALL, 3, lambda clauses: _Liar(model))
 
 
