@@ -186,6 +186,8 @@ def screen_output_line(text: str) -> int | None:
     file) shows itself, or None: its bare last line ``SATISFIABLE`` / ``UNSATISFIABLE`` /
     ``INDETERMINATE``, or its ``WARNING: for repeatability …`` / ``[ Problem Statistics ]``
     banner. That output holds no model: ``minisat IN.cnf RESULT`` writes one to RESULT.
+    ``c`` lines are skipped: Glucose and other MiniSat-based solvers print the same banner
+    as a comment of their SAT-competition output, which is a valid answer.
 
     >>> screen_output_line("WARNING: for repeatability, setting FPU …\n====\nSATISFIABLE\n")
     1
@@ -194,6 +196,8 @@ def screen_output_line(text: str) -> int | None:
     """
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         line = raw.strip()
+        if line.startswith("c"):
+            continue
         if (
             line in _SCREEN_VERDICTS
             or line.startswith("WARNING: for repeatability")

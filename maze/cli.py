@@ -291,9 +291,6 @@ def decode_command(
     text = _answer_text(answer, name)
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
-    screen = screen_output_error(text, name)
-    if screen is not None:
-        raise screen
     maze = _read(maze_file, strict, quiet, steps) if maze_file else None
     formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
@@ -324,7 +321,14 @@ def decode_command(
             answer_steps=steps,
         )
     else:
-        dp_output = parse_dp_output(text, name)
+        try:
+            dp_output = parse_dp_output(text, name)
+        except FormatError:
+            # not a DP output: `minisat IN.cnf > OUT` is a natural mistake, so say so
+            screen = screen_output_error(text, name)
+            if screen is not None:
+                raise screen from None
+            raise
         print_warnings(dp_output.warnings, quiet)
         first_line = _back_matter_line(text)
         key_source: str | Key | None = dp_output.back_matter

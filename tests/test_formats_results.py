@@ -188,6 +188,10 @@ def test_minisat_screen_output_is_told_apart_from_its_result_file(cnf_files, tmp
         assert screen_output_line(f"|  stats  |\n\n{word}\n") == 3
     assert screen_output_line("c UNSATISFIABLE\ns UNSATISFIABLE\n") is None
     assert screen_output_line("SAT\n1 -2 0\n") is None
+    # Glucose and other MiniSat-based solvers print the banner as a comment: a valid answer
+    glucose = "c This is glucose 4.1\nc ====[ Problem Statistics ]====\ns SATISFIABLE\nv 1 0\n"
+    assert screen_output_line(glucose) is None
+    assert parse_result(glucose).model == [1]
     minisat = shutil.which("minisat")
     if minisat is None:
         return

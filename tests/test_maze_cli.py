@@ -947,3 +947,22 @@ def test_decode_tells_minisat_screen_output_and_reads_past_foreign_comments(
     broken = run("decode", answer, "--cnf", cnf)
     assert broken.exit_code == 1
     assert broken.stderr == f"error: {answer}:1: not UTF-8 text (byte 0xe9)\n"
+
+
+def test_decode_takes_glucose_output_and_a_dp_back_matter_that_says_satisfiable(
+    tmp_path, example_files
+):
+    # the screen-output check fired on Glucose's commented banner, and on a DP output whose
+    # back matter held a bare SATISFIABLE line
+    glucose = tmp_path / "ex.glucose"
+    glucose.write_text(
+        "c This is glucose 4.1 --  based on MiniSAT\n"
+        "c ========================================[ Problem Statistics ]===========\n"
+        + example_files["competition"].read_text()
+    )
+    decoded = run("decode", glucose, "--cnf", example_files["cnf"], "--maze", EXAMPLE)
+    assert decoded.exit_code == 0 and valid_for(EXAMPLE, decoded.stdout.strip())
+    dp_out = tmp_path / "note.out"
+    dp_out.write_text(example_files["dp_out"].read_text() + "SATISFIABLE\n")
+    again = run("decode", dp_out, "--maze", EXAMPLE)
+    assert again.exit_code == 0 and valid_for(EXAMPLE, again.stdout.strip())
