@@ -400,7 +400,10 @@ class _Reader:
         text = body[1:] if body.startswith((" ", "\t")) else body
         if text.startswith(NAME_PREFIX):
             match = _NAME_COMMENT.fullmatch(text)
-            if match and literal_magnitude(match.group(1).encode()) <= MAX_VARIABLES:
+            if match and "\r" in match.group(2):
+                # (kissat refuses a CR inside a line, and no `c var` line can carry one)
+                self.warn(line, "a 'c var' name holding a carriage return: read as a plain comment")
+            elif match and literal_magnitude(match.group(1).encode()) <= MAX_VARIABLES:
                 var, name = int(match.group(1)), match.group(2)
                 before = self.formula.names.get(var)
                 if before is not None and before != name:
@@ -631,11 +634,13 @@ def holds_line_break(text: str) -> bool:
 def name_line(var: int, name: str) -> str:
     """The ``c var N NAME`` line (with its ``\\n``) naming variable ``var``.
 
-    Raises ValueError for an empty name or one holding a line break: the break would end
-    the comment early and leave the rest of the name as a line that changes the formula or
-    that no reader takes.
+    Raises ValueError for an empty name or one holding a line feed or a carriage return
+    (which the reader never gives): the break would end the comment early and leave the rest
+    of the name as a line that changes the formula or that no reader takes (kissat refuses a
+    CR inside a line). Other characters that `str.splitlines` splits on (FF, U+2028, …) are
+    written as they are: DIMACS readers end a line at LF only.
     """
-    if not name.strip() or holds_line_break(name):
+    if not name.strip() or "\n" in name or "\r" in name:
         raise ValueError(f"variable {var}'s name {name!r} cannot be one 'c var' line")
     return f"c {NAME_PREFIX}{var} {name}\n"
 
