@@ -81,6 +81,17 @@ def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]
     return names
 
 
+def _log_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """``--json FILE``: not named for a compressor (the log is written line by line as each
+    instance finishes, and --resume appends to it, so it stays plain text)."""
+    if value is not None and value.endswith((".gz", ".bz2", ".xz")):
+        raise click.BadParameter(
+            "the log is written record by record as the run goes (and --resume carries it"
+            " on), so it stays plain text: name it without .gz/.bz2/.xz and compress it after"
+        )
+    return value
+
+
 def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--plot FILE``: its suffix must name a picture format (checked before anything runs)."""
     if value is None:
@@ -255,6 +266,7 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     "--json",
     "json_path",
     metavar="FILE",
+    callback=_log_path,
     help="Write one JSON record per instance to FILE as it finishes ('-' = stdout); "
     "FILE is replaced, unless --resume continues it.",
 )
@@ -407,6 +419,7 @@ def crosscheck_command(
     "--json",
     "json_path",
     metavar="FILE",
+    callback=_log_path,
     help="Write one JSON record per instance to FILE, replacing it ('-' = stdout).",
 )
 @click.option(

@@ -211,6 +211,8 @@ def failure_folder(out_dir: str) -> Iterator[None]:
     read-only parent, ``/proc``). A folder made here, and the parents made for it,
     are removed again on the way out when the run saved nothing in them.
     """
+    if not out_dir:
+        raise FormatError("''", None, "an empty name is no folder")
     made: list[str] = []
     probe = os.path.abspath(out_dir)
     while not os.path.lexists(probe):

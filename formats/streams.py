@@ -457,6 +457,7 @@ def _atomic_output(
         with open(target, "wb") as special, _output_stream(special, target, binary, newline) as out:
             yield out
         return
+    given = target  # (compression goes by this name: the one the user and the next tool see)
     target = os.path.realpath(target)  # through a symbolic link: its file is replaced
     folder = os.path.dirname(target)
     fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -468,7 +469,7 @@ def _atomic_output(
             os.umask(mask)
             mode = 0o666 & ~mask
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as raw, _output_stream(raw, target, binary, newline) as out:
+        with os.fdopen(fd, "wb") as raw, _output_stream(raw, given, binary, newline) as out:
             yield out
         os.replace(temp, target)
     except BaseException:

@@ -122,6 +122,9 @@ def test_bad_paths_exit_1(tmp_path, args, message):
         (["--solvers", ","], "name at least one solver"),
         (["--resume"], "--resume needs --json"),
         (["--resume", "--json", "-"], "not stdout"),
+        # a log written record by record cannot be one gzip stream: plain text under a .gz
+        # name, which zcat refuses, it was
+        (["--json", "log.json.gz"], "stays plain text: name it without .gz/.bz2/.xz"),
         (["--jobs", "0"], "--jobs"),
         (["--timeout", "0"], "--timeout"),
     ],
@@ -893,3 +896,11 @@ def test_json_record_fields_are_documented_in_the_readme(tmp_path):
     fields |= {key for run in record["runs"].values() for key in run} | {"proof", "path"}
     missing = sorted(name for name in fields if f"`{name}`" not in section)
     assert missing == []
+
+
+def test_fuzz_refuses_a_compressed_log_name_and_an_empty_folder_name(tmp_path):
+    log = invoke("fuzz", "--count", "1", "--json", str(tmp_path / "f.json.xz"))
+    assert log.exit_code == 2 and "stays plain text" in log.stderr
+    assert not (tmp_path / "f.json.xz").exists()
+    empty = invoke("fuzz", "--count", "1", "--out", "")
+    assert empty.exit_code == 1 and empty.stderr == "error: '': an empty name is no folder\n"

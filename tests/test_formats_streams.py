@@ -291,6 +291,16 @@ def test_an_output_named_for_a_compressor_is_written_compressed(tmp_path, suffix
         handle.write(text)
         raise ValueError("boom")
     assert sorted(os.listdir(tmp_path)) == sorted([target.name, f"p.bin{suffix}", again.name])
+    # through a symbolic link the name given decides, not the name of the file behind it
+    plain, link = tmp_path / "plain.cnf", tmp_path / f"link.cnf{suffix}"
+    plain.write_text("")
+    link.symlink_to(plain)
+    with atomic_output(link) as handle:
+        handle.write(text)
+    assert link.is_symlink()
+    assert opener(plain, "rb").read() == text.encode("utf-8", "surrogateescape")
+    for name in (plain.name, link.name):
+        os.unlink(tmp_path / name)
     upper = tmp_path / f"x.cnf{suffix.upper()}"  # solvers decide by the lower-case name
     with atomic_output(upper) as handle:
         handle.write(text)
