@@ -50,7 +50,7 @@ from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
-from formats.streams import check_output, is_stdout, read_bytes
+from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
 from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
@@ -84,7 +84,7 @@ def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]
 def _log_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--json FILE``: not named for a compressor (the log is written line by line as each
     instance finishes, and --resume appends to it, so it stays plain text)."""
-    if value is not None and value.endswith((".gz", ".bz2", ".xz")):
+    if value is not None and value.endswith(COMPRESSED_SUFFIXES):
         raise click.BadParameter(
             "the log is written record by record as the run goes (and --resume carries it"
             " on), so it stays plain text: name it without .gz/.bz2/.xz and compress it after"

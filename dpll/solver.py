@@ -219,9 +219,10 @@ class Solver:
                 )
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
-        for option in engine_options:
-            if option not in _engine_options(mode):
-                raise TypeError(f"Solver() got an unexpected keyword argument {option!r}")
+        if engine_options:
+            unknown = sorted(set(engine_options) - _engine_options(mode))
+            if unknown:
+                raise TypeError(f"Solver() got an unexpected keyword argument {unknown[0]!r}")
         self.mode = mode
         self.heuristic = heuristic
         self.seed = seed

@@ -13,7 +13,7 @@ import stat
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from formats.errors import FormatError
@@ -478,20 +478,23 @@ def _atomic_output(
         raise
 
 
+_COMPRESSORS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
+    ".gz": lambda raw: gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0),
+    ".bz2": lambda raw: bz2.BZ2File(raw, "wb"),
+    ".xz": lambda raw: lzma.LZMAFile(raw, "wb"),  # noqa: SIM115 - closed by _output_stream
+}
+COMPRESSED_SUFFIXES = tuple(_COMPRESSORS)
+"""The output names `atomic_output` writes compressed (lower case only)."""
+
+
 def compressed_writer(raw: IO[bytes], target: str) -> IO[bytes] | None:
-    """A compressing writer over ``raw`` when ``target``'s name ends in ``.gz``, ``.bz2``
-    or ``.xz``, else None. Lower case only, as cadical, kissat and picosat decide by the
-    name (``x.GZ`` is plain text to them). Closing it leaves ``raw`` open. gzip is written
-    at level 6 (gzip's own default) with no time stamp, so that the same output gives the
-    same bytes."""
-    suffix = os.path.splitext(target)[1]
-    if suffix == ".gz":
-        return gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0)
-    if suffix == ".bz2":
-        return bz2.BZ2File(raw, "wb")
-    if suffix == ".xz":
-        return lzma.LZMAFile(raw, "wb")
-    return None
+    """A compressing writer over ``raw`` when ``target``'s name ends in one of
+    `COMPRESSED_SUFFIXES`, else None. Lower case only, as cadical, kissat and picosat
+    decide by the name (``x.GZ`` is plain text to them). Closing it leaves ``raw`` open.
+    gzip is written at level 6 (gzip's own default) with no time stamp, so that the same
+    output gives the same bytes."""
+    make = _COMPRESSORS.get(os.path.splitext(target)[1])
+    return None if make is None else make(raw)
 
 
 @contextlib.contextmanager

@@ -146,11 +146,7 @@ def _run(
         factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
         result = solve_puzzle(puzzle, factory, check_unique=unique)
     except KeyboardInterrupt:
-        if as_json:
-            click.echo(json.dumps({"title": puzzle.title, "status": "UNKNOWN"}))
-        else:
-            click.echo("interrupted: no answer", err=True)
-        sys.exit(EXIT_UNKNOWN)
+        _interrupted(as_json, title=puzzle.title)
     except DecodeError as exc:
         fail(f"the solver returned a model that is not a house table: {exc}")
         return
@@ -330,7 +326,7 @@ def hitman_command(
     try:
         result = explore(world)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
-        _hitman_interrupted(world.name, as_json)
+        _interrupted(as_json, map=world.name)
     except ValueError as exc:  # a map too big to explore
         fail(f"{display_name(maps_path)}: {exc}")
     if result.wrong and not result.guessed:
@@ -343,10 +339,11 @@ def hitman_command(
     sys.exit(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
 
 
-def _hitman_interrupted(map_name: str | None, as_json: bool) -> NoReturn:
-    """Say that the run was stopped before an answer and exit 0 (unknown)."""
+def _interrupted(as_json: bool, **what: str | None) -> NoReturn:
+    """Say that Ctrl-C or SIGTERM stopped the run before an answer and exit 0 (unknown):
+    ``interrupted: no answer`` on stderr, or the JSON object ``{**what, "status": "UNKNOWN"}``."""
     if as_json:
-        click.echo(json.dumps({"map": map_name, "status": "UNKNOWN"}))
+        click.echo(json.dumps({**what, "status": "UNKNOWN"}))
     else:
         click.echo("interrupted: no answer", err=True)
     sys.exit(EXIT_UNKNOWN)
@@ -482,7 +479,7 @@ def _hitman_replay(
     try:
         result = replay(trace)
     except KeyboardInterrupt:
-        _hitman_interrupted(name, as_json)
+        _interrupted(as_json, map=name)
     kb = result.kb
     wrong = [] if world is None else sorted(c for c, v in kb.known.items() if world.cells[c] != v)
     if wrong:
