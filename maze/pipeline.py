@@ -180,10 +180,7 @@ def attempt(
     encoded = time.perf_counter()
     solver = factory(clauses)
     try:
-        # solve_limited: a solver that gives up (an external program's UNKNOWN) says
-        # None instead of raising; no budget is set, so ours and PySAT's run to the end
-        limited = getattr(solver, "solve_limited", None)
-        verdict = solver.solve() if limited is None else limited()
+        verdict = _run(solver)
         model = solver.get_model() if verdict else None
         stats = _stats(solver)
     finally:
@@ -225,6 +222,22 @@ def attempt(
         )
     record.decode_seconds = time.perf_counter() - solved
     return record, path
+
+
+def _run(solver: Any) -> bool | None:
+    """The solver's verdict: None when it gave no answer (an external program's UNKNOWN).
+
+    ``solve_limited`` says None instead of raising when a solver gives up; no budget
+    is set, so ours and PySAT's run to the end. PySAT's Lingeling has no
+    ``solve_limited`` (it raises NotImplementedError before solving): plain ``solve``.
+    """
+    limited = getattr(solver, "solve_limited", None)
+    if limited is not None:
+        try:
+            return limited()
+        except NotImplementedError:
+            pass
+    return solver.solve()
 
 
 def _lie(maze: Maze, walk: list[str]) -> MazeSolveError:

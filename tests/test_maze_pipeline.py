@@ -171,6 +171,15 @@ def test_a_solver_with_solve_limited_is_asked_through_it():
     assert path is None and record.satisfiable is None
 
 
+def test_a_solver_without_a_limited_solve_is_asked_plainly():
+    # PySAT's Lingeling raises NotImplementedError from solve_limited: this was a traceback
+    from pysat.solvers import Lingeling
+
+    record, path = attempt(SMALL, 3, lambda clauses: Lingeling(bootstrap_with=clauses))
+    assert record.satisfiable is True and path is not None
+    assert not path_problems(SMALL, path, 3)
+
+
 def test_shortest_confirms_every_unsatisfiable_k_with_one_search(monkeypatch):
     calls = []
     import maze.pipeline
