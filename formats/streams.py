@@ -316,6 +316,22 @@ def bad_byte(text: str) -> tuple[int, int] | None:
     return None if found is None else (found.start(), ord(found.group()) - 0xDC00)
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their line ends.
+
+    A line ends only at LF, CRLF or a lone CR, as for every reader of these files
+    (``str.splitlines`` also ends one at a form feed, a vertical tab or U+2028); a
+    final line end opens no new line.
+
+    >>> text_lines("a\\r\\nb\\rc\\fd\\n")
+    ['a', 'b', 'c\\x0cd']
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The decoded text of an input (see :func:`read_bytes` and :func:`decode_text`)."""
     return decode_text(read_bytes(path), display_name(path))

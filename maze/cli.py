@@ -41,6 +41,7 @@ from formats.streams import (
     display_name,
     read_bytes,
     read_text,
+    text_lines,
     written_in_place,
 )
 from maze.cnf import ENCODINGS, encode
@@ -234,7 +235,7 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
 
 def _back_matter_line(text: str) -> int:
     """The file line on which the back matter starts (after the first line that is ``0``)."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         if line.strip() == "0":
             return number + 1
     return 1

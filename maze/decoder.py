@@ -28,6 +28,7 @@ from time import monotonic
 
 from formats.errors import FormatError
 from formats.formula import Formula
+from formats.streams import text_lines
 from maze.key import Key, key_from_names, parse_key
 from maze.model import START, Maze
 from maze.search import SearchLimit, find_walk
@@ -65,7 +66,7 @@ def parse_path_text(text: str, name: str = "<string>") -> list[str] | None:
     (['START', 'A', 'D'], None)
     """
     text = text.removeprefix("\ufeff")
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [(n, line.strip()) for n, line in enumerate(text_lines(text), 1) if line.strip()]
     if not lines:
         raise FormatError(name, 1, f"empty: expected a path line or {NO_SOLUTION}")
     if len(lines) > 1:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from formats.errors import FormatError
+from formats.streams import text_lines
 
 AUX_PREFIX = "Aux("
 """Names of auxiliary variables start with this; decoders skip them."""
@@ -175,7 +176,7 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
     """
     key = Key(source=_source(name))
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=first_line):
+    for number, line in enumerate(text_lines(text), start=first_line):
         if not line.strip():
             continue
         match = _NUMBER_FIRST.fullmatch(line)

@@ -32,7 +32,7 @@ import os
 import re
 
 from formats.errors import FormatError, FormatWarning
-from formats.streams import display_name, read_text
+from formats.streams import display_name, read_text, text_lines
 from maze.model import NODE_NAME_LIMIT, START, TREASURE_NAME_LIMIT, Maze
 
 KEYWORDS = ("TREASURES", "NEXT")
@@ -74,14 +74,6 @@ class _Reader:
         return tokens
 
 
-def _lines(text: str) -> list[str]:
-    """Physical lines without their line ends (only LF/CRLF/CR split lines here)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last line; it does not open a new one
-    return lines
-
-
 def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Maze:
     """Parse a maze in the front-end format.
 
@@ -96,7 +88,7 @@ def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Ma
     if text.startswith("\ufeff"):
         text = text[1:]
     reader = _Reader(name, strict)
-    lines = _lines(text)
+    lines = text_lines(text)
 
     if not lines or not lines[0].split():
         raise reader.error(1, "the first line must list the nodes (it is empty)")

@@ -31,6 +31,7 @@ from formats.streams import (
     read_bytes,
     read_text,
     same_file,
+    text_lines,
     write_text_atomic,
     written_in_place,
 )
@@ -509,3 +510,18 @@ def test_compressed_blocks_stay_whole_lines_of_about_the_block_size(tmp_path):
     path.write_bytes(gzip.compress(b"p cnf 3 1\n" + long_line + b"2 0\n"))
     blocks = list(iter_byte_blocks(path, 1 << 16))
     assert [(len(block), first) for block, first in blocks] == [(10, 1), (len(long_line) + 4, 2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a\nb\n", ["a", "b"]),
+        ("a\r\nb", ["a", "b"]),
+        ("a\rb\r", ["a", "b"]),
+        ("a\fb\x0bc\u2028d\n", ["a\fb\x0bc\u2028d"]),  # not line ends in these files
+        ("\n\n", ["", ""]),
+        ("", []),
+    ],
+)
+def test_text_lines_end_only_at_lf_crlf_or_cr(text, lines):
+    assert text_lines(text) == lines

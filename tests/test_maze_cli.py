@@ -355,6 +355,25 @@ def test_decode_dp_output(example_files):
     assert again.stdout == result.stdout
 
 
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_decode_reads_a_key_whose_lines_end_in_cr(tmp_path, example_files, end):
+    # satkit dp copies a CR-ended key byte for byte; the back end used to split the key
+    # at LF only and said "no At(N,0) atom is true" of a valid answer
+    text = example_files["dp_out"].read_text().replace("\n", end)
+    answer = tmp_path / "cr.out"
+    answer.write_bytes(text.encode())
+    plain = run("decode", example_files["dp_out"]).stdout
+    for extra in ([], ["--maze", EXAMPLE]):
+        result = run("decode", answer, *extra)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == plain
+    crlf_input = tmp_path / "cr.dp"
+    crlf_input.write_bytes(example_files["dp_in"].read_text().replace("\n", end).encode())
+    result = run("decode", example_files["competition"], "--cnf", crlf_input)
+    assert result.exit_code == 0, result.output
+    assert valid_for(EXAMPLE, result.stdout)
+
+
 @pytest.mark.parametrize("kind", ["competition", "minisat"])
 @pytest.mark.parametrize("cnf", ["cnf", "dp_in"])
 def test_decode_solver_results(example_files, kind, cnf):
