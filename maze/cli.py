@@ -59,7 +59,7 @@ from maze.pipeline import (
     solve_maze,
 )
 from maze.render import FORMATS, RenderError, render
-from maze.search import find_walk
+from maze.search import find_walk, shorter_walk
 from maze.validator import walk_problems
 from maze.writer import maze_text
 
@@ -346,13 +346,22 @@ def decode_command(
             confirm_seconds=CONFIRM_SECONDS,  # as long as `maze solve` gives it
             answer_steps=steps,
         )
-    if decoded.path is None and maze is not None and decoded.steps != maze.steps and not quiet:
+    if maze is not None and decoded.steps != maze.steps and not quiet:
         # (with -k the key's K was checked: this is the maze file's own K)
+        what = (
+            f"its NO SOLUTION is for K={decoded.steps}"
+            if decoded.path is None
+            else f"its walk makes {decoded.steps} moves"
+        )
         click.echo(
             f"note: {name} was encoded with K={decoded.steps}, not {maze.name}'s K={maze.steps}:"
-            f" its NO SOLUTION is for K={decoded.steps}",
+            f" {what}",
             err=True,
         )
+    if decoded.path is None and maze is not None and decoded.confirmed and not quiet:
+        shorter = shorter_walk(maze, decoded.steps, CONFIRM_SECONDS)
+        if shorter is not None:
+            click.echo(_shorter_note(decoded.steps, shorter), err=True)
     if decoded.path is None and maze is not None and not decoded.confirmed and not quiet:
         click.echo(
             f"note: {name}'s NO SOLUTION for K={decoded.steps} is not confirmed: the layered "
@@ -503,6 +512,8 @@ def solve_command(
             f"confirmed: the layered search stopped after {CONFIRM_SECONDS:g} s",
             err=True,
         )
+    if answer.shorter is not None and not quiet:
+        click.echo(_shorter_note(maze.steps, answer.shorter), err=True)
     if as_json:
         report_dict = answer.as_dict()
         report_dict["solver"] = solver
@@ -636,6 +647,16 @@ def show_command(
         return
     if _progress(quiet) and output != "-":
         click.echo(f"{output}: drawn with {used}", err=True)
+
+
+def _shorter_note(steps: int, walk: list[str]) -> str:
+    """The note for a NO SOLUTION at K when a walk of fewer moves collects everything."""
+    moves = len(walk) - 1
+    return (
+        f"note: no walk makes exactly K={steps} moves (each step of the encoding is a move), "
+        f"but {' '.join(walk)} collects every treasure in {moves}: `maze solve --shortest` "
+        f"(or -k {moves}) finds it"
+    )
 
 
 def _note(file: str, message: str) -> FormatWarning:

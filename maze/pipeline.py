@@ -28,7 +28,7 @@ from maze.decoder import NO_SOLUTION, check_model, path_from_valuation
 from maze.encoder import Atoms
 from maze.key import Key
 from maze.model import Maze
-from maze.search import SearchLimit, find_walk, shortest_walk
+from maze.search import SearchLimit, find_walk, shorter_walk, shortest_walk
 from maze.validator import path_problems
 
 SolverFactory = Callable[[list[list[int]]], Any]
@@ -97,7 +97,9 @@ class MazeAnswer:
     """The pipeline's result: the path (None = no solution, or unknown) and every attempt.
 
     ``unknown`` is True when the solver gave no answer (or the run was interrupted):
-    then there is neither a path nor a "no solution".
+    then there is neither a path nor a "no solution". ``shorter`` is, for a "no
+    solution" at the maze's K, a walk of fewer moves that collects every treasure when
+    one exists (the encoding makes every step a move, so it is no answer for K itself).
     """
 
     maze: Maze
@@ -105,6 +107,7 @@ class MazeAnswer:
     path: list[str] | None
     attempts: list[Attempt]
     unknown: bool = False
+    shorter: list[str] | None = None
 
     @property
     def status(self) -> str:
@@ -135,6 +138,7 @@ class MazeAnswer:
             "steps": self.steps,
             "encoding": self.encoding,
             "attempts": [attempt.as_dict() for attempt in self.attempts],
+            "shorter_walk": self.shorter,
         }
 
 
@@ -293,4 +297,7 @@ def solve_maze(
             break
     if shortest and attempts[0].satisfiable is False:
         _confirm_below(maze, attempts, attempts[-1].steps - (path is not None))
-    return MazeAnswer(maze, encoding, path, attempts)
+    shorter = None
+    if not shortest and path is None and attempts[-1].confirmed:
+        shorter = shorter_walk(maze, maze.steps, CONFIRM_SECONDS)
+    return MazeAnswer(maze, encoding, path, attempts, shorter=shorter)

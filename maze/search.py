@@ -214,6 +214,21 @@ def shortest_walk(
     return None if goal is None else _path(graph, layers, goal)
 
 
+def shorter_walk(maze: Maze, steps: int, seconds: float) -> list[str] | None:
+    """A walk of fewer than ``steps`` moves that collects everything, when the search finds
+    one within ``seconds`` (None: there is none, or the search ran out of time).
+
+    For a maze with no walk of exactly ``steps`` moves (dead ends, parity), this tells
+    whether one of fewer moves exists, which "at most K" would accept.
+    """
+    if steps <= 0:
+        return None
+    try:
+        return shortest_walk(maze, steps - 1, deadline=monotonic() + seconds)
+    except SearchLimit:
+        return None
+
+
 def count_walks(maze: Maze, steps: int | None = None) -> int:
     """How many distinct valid walks of exactly ``steps`` moves (default K) there are."""
     k = maze.steps if steps is None else steps

@@ -304,6 +304,46 @@ def test_solve_json_no_solution():
     assert result.exit_code == 20 and data["answer"] == "NO SOLUTION" and data["path"] is None
 
 
+DEAD_END = "START A\nGOLD\n3\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT\n"
+
+
+def test_no_solution_at_k_names_a_shorter_walk(tmp_path):
+    # the encoding makes every step a move, so a dead end holding the treasure has no walk
+    # of exactly K=3 moves; `START A` (1 move) is one decode --maze accepts ("at most K")
+    maze = tmp_path / "dead.txt"
+    maze.write_text(DEAD_END)
+    note = "note: no walk makes exactly K=3 moves (each step of the encoding is a move), but "
+    note += "START A collects every treasure in 1: `maze solve --shortest` (or -k 1) finds it\n"
+    result = run("solve", maze)
+    assert result.exit_code == 20 and result.stdout == "NO SOLUTION\n" and result.stderr == note
+    data = json.loads(run("solve", maze, "--json").stdout)
+    assert data["status"] == "no solution" and data["shorter_walk"] == ["START", "A"]
+    assert run("solve", maze, "-q").stderr == ""
+    assert run("solve", maze, "--shortest", "-q").stdout == "START A\n"
+    dp_in, dp_out = tmp_path / "dead.dp", tmp_path / "dead.out"
+    assert run("encode", maze, "-o", dp_in).exit_code == 0
+    assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
+    decoded = run("decode", dp_out, "--maze", maze)
+    assert decoded.stdout == "NO SOLUTION\n" and decoded.stderr == note
+    # a maze with no walk at all gets no such note
+    assert json.loads(run("solve", UNSAT, "--json").stdout)["shorter_walk"] is None
+    assert run("solve", UNSAT).stderr == ""
+
+
+def test_decode_notes_a_walk_encoded_with_another_k(tmp_path):
+    dp_out = tmp_path / "k3.out"
+    encoded = run("encode", EXAMPLE, "-k", "3").stdout
+    solved = CliRunner().invoke(main, ["dp", "-", "-o", str(dp_out)], input=encoded)
+    assert solved.exit_code == 0
+    result = run("decode", dp_out, "--maze", EXAMPLE)
+    path = parse_path_text(result.stdout)
+    assert result.exit_code == 0 and not path_problems(read_maze(EXAMPLE), path, 3)
+    assert result.stderr == (
+        f"note: {dp_out} was encoded with K=3, not {EXAMPLE}'s K=5: its walk makes 3 moves\n"
+    )
+    assert run("decode", dp_out, "--maze", EXAMPLE, "-k", "3").stderr == ""
+
+
 def test_solve_steps_override_and_output_file(tmp_path):
     out = tmp_path / "path.txt"
     result = run("solve", SMALL, "--steps", "2", "-o", out)
