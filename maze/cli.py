@@ -346,6 +346,7 @@ def decode_command(
             confirm_seconds=CONFIRM_SECONDS,  # as long as `maze solve` gives it
             answer_steps=steps,
         )
+    print_warnings(decoded.warnings, quiet)
     if maze is not None and decoded.steps != maze.steps and not quiet:
         # (with -k the key's K was checked: this is the maze file's own K)
         what = (

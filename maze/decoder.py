@@ -23,10 +23,10 @@ never printed as an answer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from time import monotonic
 
-from formats.errors import FormatError
+from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import text_lines
 from maze.key import Key, key_from_names, parse_key
@@ -43,13 +43,16 @@ class Decoded:
     """A decoded answer: ``path`` (None = no solution) and the key it was read with.
 
     ``confirmed`` is set for "no solution" when a maze was given: True when the layered
-    search confirmed it, None when the search ran out of time.
+    search confirmed it, None when the search ran out of time. ``warnings``: what is
+    wrong with the inputs but does not make the answer wrong (a broken key beside a
+    "no solution" that nothing else checks).
     """
 
     path: list[str] | None
     key: Key | None = None
     steps: int | None = None
     confirmed: bool | None = None
+    warnings: list[FormatWarning] = field(default_factory=list)
 
     def text(self) -> str:
         """The back end's output line (without newline): the path or ``NO SOLUTION``."""
@@ -217,7 +220,14 @@ def decode(
     """
     if valuation is None:
         if maze is None:
-            return Decoded(None)
+            # nothing to check the answer against: a broken key is worth a warning, since
+            # it may be why the formula is unsatisfiable (an atom named twice)
+            try:
+                key = _key(key_source, file, key_line)
+            except FormatError as exc:
+                return Decoded(None, warnings=[FormatWarning(exc.file, exc.line, exc.message)])
+            _check_steps(key, answer_steps, file)
+            return Decoded(None, key, key.steps if key is not None and key.at else None)
         key = _key(key_source, file, key_line)
         _check_steps(key, answer_steps, file)
         steps = key.steps if key is not None and key.at else maze.steps

@@ -217,6 +217,13 @@ def test_the_buggy_front_end_is_unsatisfiable_and_decodes_to_no_solution(compat)
     text = dp_output_text(None, formula.back_matter)
     result = CliRunner().invoke(main, ["maze", "decode", "-"], input=text)
     assert result.exit_code == 0 and result.stdout == "NO SOLUTION\n"
+    # the reason it is unsatisfiable, said as with --maze or --cnf (where it is an error)
+    assert result.stderr == (
+        "warning: <stdin>:59: Has(GOLD,0) is named twice in the key (atoms 55 and 59)\n"
+    )
+    maze = compat / "S2ang__SAT-solver/FrontEndInput.txt"
+    checked = CliRunner().invoke(main, ["maze", "decode", "-", "--maze", str(maze)], input=text)
+    assert checked.exit_code == 1 and "named twice in the key (atoms 55 and 59)" in checked.stderr
 
 
 @pytest.mark.parametrize(
