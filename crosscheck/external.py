@@ -233,7 +233,11 @@ def run_program(
         try:
             result = reader(text, program)
         except FormatError as exc:
-            return _crash(program, code, f"unreadable output ({exc}) {errors}", seconds)
+            # the line is one of the program's output, not of the program file
+            what = "its result file" if style == "result-file" else "its output"
+            where = what if exc.line is None else f"line {exc.line} of {what}"
+            return _crash(program, code, f"unreadable output ({where}: {exc.message}) {errors}",
+                          seconds)  # fmt: skip
         said_unknown = _says_unknown(text)
         competition = style == "competition"
         if competition and code < 0:

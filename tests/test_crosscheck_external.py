@@ -109,6 +109,9 @@ def test_other_program_answers(tmp_path, cnf, body, status):
         ('echo "c internal error: UNKNOWN clause kind"; exit 3', "exited with code 3"),
         ('echo "c internal error: UNKNOWN clause kind"; exit 0', "printed no 's' line"),
         ('echo "SATISFIABLE"; exit 10', "expected a 'c', 's' or 'v' line"),
+        # the line is one of the program's output, not of the program file
+        ('echo "c hi"; echo "s SATISFIABLE"; echo "v 1 x 0"; exit 10',
+         "unreadable output (line 3 of its output: expected a literal, found 'x')"),
         ('echo "s SATISFIABLE"; kill -SEGV $$', "signal 11"),
     ],
 )
