@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -119,6 +120,24 @@ def encoding_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[.
     )
 
 
+class _Steps(click.ParamType):
+    """K on the command line: plain ASCII digits, as on the maze file's K line (Python's
+    ``int`` would also take ``1_0`` and other scripts' digits, which the file refuses)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[0-9]+", text):
+            self.fail(f"K must be a non-negative integer (digits 0-9), not {value!r}", param, ctx)
+        return int(text)
+
+
+STEPS = _Steps()
+
+
 def _read(path: str, strict: bool, quiet: bool, steps: int | None = None) -> Maze:
     """Read a maze, print its warnings, apply a ``--steps`` override."""
     maze = read_maze(path, strict=strict)
@@ -149,7 +168,7 @@ def maze_group() -> None:
     "-o named .cnf or .dimacs): p cnf + 'c var N NAME' comments.",
 )
 @encoding_option("assignment: exactly the 8 categories. compact: far fewer clauses, same answers.")
-@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--steps", "-k", type=STEPS, default=None, help="Use K instead.")
 @click.option("--strict", is_flag=True, help="Treat warnings (name lengths, …) as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings or notes on stderr.")
 @report_errors
@@ -264,7 +283,7 @@ def _back_matter_line(text: str) -> int:
 )
 @click.option("--trim", is_flag=True, help="Cut the walk when every treasure is held.")
 @click.option(
-    "--steps", "-k", type=click.IntRange(min=0), default=None,
+    "--steps", "-k", type=STEPS, default=None,
     help="With --maze: the K the answer was encoded with (maze encode -k), if not the maze's.",
 )  # fmt: skip
 @click.option("--strict", is_flag=True, help="Strict reading of the CNF and the maze.")
@@ -431,7 +450,7 @@ def _attempt_line(record: Attempt) -> str:
     "with SAT-competition output (s and v lines).",
 )
 @encoding_option("assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).")
-@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--steps", "-k", type=STEPS, default=None, help="Use K instead.")
 @click.option("--shortest", is_flag=True, help="Find the least K (0..K) that has a path.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for our solver.")
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
@@ -535,7 +554,7 @@ def solve_command(
 @maze_group.command("generate")
 @click.option("--nodes", type=click.IntRange(min=1), required=True, help="Number of nodes.")
 @click.option("--treasures", type=click.IntRange(min=0), required=True, help="Treasures.")
-@click.option("--steps", "-k", type=click.IntRange(min=0), required=True, help="K.")
+@click.option("--steps", "-k", type=STEPS, required=True, help="K.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
     "--degree", type=float, default=3.0, show_default=True,
@@ -596,7 +615,7 @@ def generate_command(
     show_default=True,
     help="SVG/PNG renderer: Graphviz's dot if on PATH, else networkx + matplotlib.",
 )
-@click.option("--steps", "-k", type=click.IntRange(min=0), default=None, help="Use K instead.")
+@click.option("--steps", "-k", type=STEPS, default=None, help="Use K instead.")
 @click.option("--strict", is_flag=True, help="Maze warnings and an invalid path are errors.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings on stderr.")
 @report_errors

@@ -161,8 +161,13 @@ def _node_line(
             "read; expected `N TREASURES … NEXT …`",
         )
     if len(tokens) < 2 or tokens[1] != "TREASURES":
+        where = (
+            "must come right after the node's name"
+            if "TREASURES" in tokens[2:]
+            else "is missing"
+        )
         raise reader.error(
-            number, f"expected `{head} TREASURES … NEXT …`: the TREASURES keyword is missing"
+            number, f"expected `{head} TREASURES … NEXT …`: the TREASURES keyword {where}"
         )
     try:
         next_at = tokens.index("NEXT", 2)

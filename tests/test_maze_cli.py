@@ -1025,3 +1025,13 @@ def test_decode_takes_glucose_output_and_a_dp_back_matter_that_says_satisfiable(
     dp_out.write_text(example_files["dp_out"].read_text() + "SATISFIABLE\n")
     again = run("decode", dp_out, "--maze", EXAMPLE)
     assert again.exit_code == 0 and valid_for(EXAMPLE, again.stdout.strip())
+
+
+@pytest.mark.parametrize("value", ["1_0", "\uff15", "+3", "-1", "3.0", ""])
+@pytest.mark.parametrize("command", ["solve", "encode", "decode", "show"])
+def test_k_on_the_command_line_is_read_as_on_the_maze_file(command, value):
+    # Python's int() takes `1_0` and full-width digits; the maze file's K line does not
+    result = run(command, EXAMPLE, "-k", value)
+    assert result.exit_code == 2
+    assert f"K must be a non-negative integer (digits 0-9), not {value!r}" in result.stderr
+    assert run("generate", "--nodes", "3", "--treasures", "1", "-k", value).exit_code == 2

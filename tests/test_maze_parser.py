@@ -102,6 +102,8 @@ def test_exits_are_directed_as_written():
         ("START A\nGOLD\n\n", 3, "non-negative integer"),
         ("HOME A\nGOLD\n2\n", 1, "no START"),
         ("START A\nGOLD\n2\nA GOLD NEXT START\n", 4, "TREASURES keyword is missing"),
+        ("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA NEXT START TREASURES GOLD\n", 5,
+         "the TREASURES keyword must come right after the node's name"),
         ("START A\nGOLD\n2\nA TREASURES GOLD START\n", 4, "NEXT keyword is missing"),
         ("", 1, "first line must list the nodes"),
         ("START A\n", 2, "missing the treasures line"),
