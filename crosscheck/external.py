@@ -178,7 +178,7 @@ def run_program(
                 # it: a signal while Popen runs is held (Popen could not return the
                 # program), and one after that raises inside this try
                 try:
-                    with _signals_held() as caught:
+                    with signals_held() as caught:
                         process = subprocess.Popen(
                             argv,
                             stdin=subprocess.DEVNULL,
@@ -258,7 +258,7 @@ def run_program(
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[list[int]]:
+def signals_held() -> Iterator[list[int]]:
     """Note SIGINT and SIGTERM instead of acting on them while the block runs.
 
     A KeyboardInterrupt raised inside ``Popen`` (after the program started, before

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
-from crosscheck.external import kill_descendants
+from crosscheck.external import kill_descendants, signals_held
 
 R = TypeVar("R")
 
@@ -42,6 +42,14 @@ def _worker_main(conn: Connection, work: Callable[[int], Any], folder: str) -> N
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    with contextlib.suppress(KeyboardInterrupt):
+        # SIGTERM (inherited: raised as KeyboardInterrupt, so a running solver program is
+        # killed on the way out) ends the worker quietly, not with a traceback
+        _serve(conn, work)
+
+
+def _serve(conn: Connection, work: Callable[[int], Any]) -> None:
+    """Answer tasks until told to stop (None) or the parent is gone."""
     while True:
         try:
             index = conn.recv()
@@ -141,13 +149,19 @@ def run_pool(
     try:
         workers.extend(spawn() for _ in range(max(1, min(jobs, count))))
         while True:
-            for worker in workers:
+            for position, worker in enumerate(workers):
                 if worker.task is None and pending:
-                    worker.task, worker.started = pending.popleft(), time.monotonic()
-                    worker.conn.send(worker.task)
+                    task = pending.popleft()
+                    try:
+                        worker.conn.send(task)
+                    except (OSError, ValueError):  # it died idle (killed from outside)
+                        _kill(worker)
+                        worker = workers[position] = spawn()
+                        worker.conn.send(task)
+                    worker.task, worker.started = task, time.monotonic()
             busy = [worker for worker in workers if worker.task is not None]
             if not busy:
-                return
+                break
             waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
             wait(waitables, timeout=_POLL_SECONDS)
             now = time.monotonic()
@@ -176,7 +190,19 @@ def run_pool(
                 workers[position] = spawn()
                 kind = "timeout" if reason.endswith("on this instance") else "crash"
                 yield task, lost(task, kind, reason)
-    finally:
+    except BaseException:  # Ctrl-C, SIGTERM, the caller closing the generator, …
+        _stop(workers)  # (a Ctrl-C meanwhile changes nothing: we are stopping already)
+        raise
+    if _stop(workers):
+        raise KeyboardInterrupt  # pressed while the workers were being stopped
+
+
+def _stop(workers: list[_Worker]) -> bool:
+    """Stop every worker (idle ones are told to leave, busy ones killed) and remove their
+    folders. Ctrl-C and SIGTERM are held meanwhile, so that a second one (``timeout -s
+    INT`` signals the process and then its group) cannot leave a worker running, to be
+    terminated by multiprocessing at exit with a traceback; returns whether one came."""
+    with signals_held() as caught:
         for worker in workers:
             with contextlib.suppress(Exception):
                 if worker.task is None:
@@ -190,3 +216,4 @@ def run_pool(
             else:
                 worker.conn.close()
                 shutil.rmtree(worker.folder, ignore_errors=True)
+    return bool(caught)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 
 from crosscheck.pool import run_pool
@@ -88,3 +89,66 @@ def test_the_temporary_files_of_every_worker_are_removed(tmp_path, monkeypatch):
     assert results[0][0] == "crash" and results[1][0] == "timeout"
     assert os.path.dirname(os.path.dirname(results[2])) == str(tmp_path)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_second_ctrl_c_while_stopping_still_stops_every_worker(monkeypatch):
+    # `timeout -s INT` signals the process, then its group: the second KeyboardInterrupt
+    # used to cut the cleanup short, and multiprocessing's exit handler then sent the
+    # live worker SIGTERM, which it printed as a traceback
+    import crosscheck.pool as pool
+
+    real_kill = pool._kill
+    killed = []
+
+    def kill_after_a_second_ctrl_c(worker):
+        os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, as the cleanup starts
+        killed.append(worker.process.pid)
+        real_kill(worker)
+
+    monkeypatch.setattr(pool, "_kill", kill_after_a_second_ctrl_c)
+    results = run_pool(3, lambda i: time.sleep(0 if i == 0 else 60) or os.getpid(), _lost, jobs=2)
+    interrupted = False
+    try:
+        for _index, _pid in results:
+            raise KeyboardInterrupt  # the first Ctrl-C, with a worker still busy
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        results.close()  # as crosscheck's batch and fuzz loops do
+    assert interrupted and killed
+    for pid in killed:
+        try:
+            os.kill(pid, 0)
+            alive = True
+        except ProcessLookupError:
+            alive = False
+        assert not alive
+
+
+def _raise_keyboard_interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def test_sigterm_ends_a_worker_without_a_traceback(capfd):
+    # the workers inherit the command's SIGTERM handler (raise KeyboardInterrupt, so that
+    # a running solver program is killed on the way out); the worker then ends quietly
+    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        results = run_pool(2, lambda i: time.sleep(0 if i == 0 else 60) or os.getpid(), _lost)
+        _index, pid = next(results)
+        threading.Timer(0.3, os.kill, (pid, signal.SIGTERM)).start()  # busy with task 1
+        index, outcome = next(results)
+        results.close()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert index == 1 and outcome == ("crash", "the worker exited with code 0")
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_worker_killed_while_idle_is_replaced():
+    results = run_pool(3, lambda i: os.getpid(), _lost, jobs=1)
+    _index, pid = next(results)
+    os.kill(pid, signal.SIGKILL)  # between two tasks: the task must go to a new worker
+    time.sleep(0.1)
+    rest = dict(results)
+    assert sorted(rest) == [1, 2] and pid not in rest.values()
