@@ -537,6 +537,13 @@ def _fuzz(
             saved = save_failure(record, options, out_dir, shrink=False)
         finally:
             shrink_bar.close()
+        if saved.shrunk is not None and saved.shrunk.interrupted:
+            shrinking = False
+            _echo(
+                "interrupted: shrinking stopped (this failure is saved shrunk as far as it got; "
+                "the ones after it unshrunk)",
+                err=True,
+            )
         if saved.shrunk is not None:
             _echo(
                 f"  shrunk {saved.shrunk.original_clauses} -> {len(saved.shrunk.clauses)} "
@@ -589,6 +596,7 @@ def shrink_command(
     with the one-line command that reproduces the failure.
 
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
+    Ctrl-C (or --max-checks running out) writes the smallest failing CNF found so far.
     """
     _need_tools(proofs)
     target = output if output is not None else _default_output(path)
@@ -603,6 +611,10 @@ def shrink_command(
             max_checks=max_checks,
             progress=_shrink_progress(progress, instance.name),
         )
+    except KeyboardInterrupt:  # in the first check: nothing is known to fail yet
+        progress.close()
+        _echo("interrupted: nothing shrunk, nothing written", err=True)
+        sys.exit(1)
     finally:
         progress.close()
     if result is None:
@@ -623,6 +635,8 @@ def shrink_command(
     )
     write_dimacs(minimal, target, inputs=[path])
     err = target == "-"
+    if result.interrupted:
+        _echo("interrupted: the smallest failing CNF so far is written", err=True)
     _echo(
         f"shrunk {instance.name}: {result.original_clauses} -> {len(result.clauses)} clauses "
         f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})",

@@ -10,7 +10,8 @@ the same solver with the same outcome (``disagree``, ``invalid-model``, …).
 When renumbering loses the failure (a bug tied to one variable number), the
 numbers stay and only the variables above the largest one used are dropped.
 Every cross-check counts against the budget (``max_checks``), the first one
-and the renumbering ones included.
+and the renumbering ones included. When the budget runs out, or Ctrl-C stops the
+shrinking, the smallest failing formula found so far is the result.
 Timeouts are never failures, so shrinking does not drift towards them.
 """
 
@@ -36,6 +37,7 @@ class ShrinkResult:
     original_clauses: int
     failures: frozenset[tuple[str, str]]
     record: dict[str, Any]
+    interrupted: bool = False  # Ctrl-C stopped it: the smallest failing formula so far
 
 
 def failure_signature(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
@@ -60,21 +62,29 @@ def shrink_clauses(
     """Shrink ``clauses`` while ``fails`` holds (``fails(clauses)`` must hold at the start).
 
     Returns the smallest failing clause list found and the number of calls
-    to ``fails``. Variables are not renumbered here (see :func:`renumber`).
+    to ``fails``, also when the budget runs out in the middle of a pass (every
+    failing candidate is taken as the new formula, so the last one is the
+    smallest). Variables are not renumbered here (see :func:`renumber`).
 
     >>> small, _ = shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs)
     >>> small
     [[3]]
+    >>> shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs, max_checks=2)
+    ([[1, 2], [3]], 2)
     """
     current: Clauses = [list(clause) for clause in clauses]
+    smallest = current
     checks = 0
 
     def test(candidate: Clauses) -> bool:
-        nonlocal checks
+        nonlocal checks, smallest
         if checks >= max_checks:
             raise _Budget
         checks += 1
-        return fails(candidate)
+        failed = fails(candidate)
+        if failed:
+            smallest = candidate
+        return failed
 
     try:
         changed = True
@@ -84,7 +94,7 @@ def shrink_clauses(
             current = _literal_pass(current, test)
             changed = (len(current), sum(map(len, current))) != before
     except _Budget:
-        pass
+        current = smallest
     return current, checks
 
 
@@ -167,7 +177,9 @@ def shrink_instance(
     not survive clause removal). Returns None when the plain CNF shows no
     failure at all. At most ``max_checks`` cross-checks run, the first one (does
     it fail at all?) and the renumbering ones included; ``ShrinkResult.checks``
-    is how many ran. ``progress``, when given, is told after every check.
+    is how many ran. ``progress``, when given, is told after every check. Ctrl-C
+    after the first check ends the shrinking with the smallest failing formula so
+    far (``ShrinkResult.interrupted``); during the first one it is raised.
     """
     original = len(instance.clauses)
     checks = 0
@@ -190,21 +202,27 @@ def shrink_instance(
         return None
     nvars = instance.nvars
     kept = first  # the record of the smallest failing formula so far
+    kept_clauses = instance.clauses
 
     def fails(clauses: Clauses) -> bool:
-        nonlocal kept, smallest
+        nonlocal kept, kept_clauses, smallest
         record = check(clauses, nvars)
         failed = bool(failure_signature(record) & target)
         if failed:  # the shrinker takes every failing candidate as its new formula
-            kept, smallest = record, len(clauses)
+            kept, kept_clauses, smallest = record, clauses, len(clauses)
         tell()
         return failed
 
-    clauses, _ = shrink_clauses(instance.clauses, fails, max_checks=max_checks - checks)
+    try:
+        clauses, _ = shrink_clauses(instance.clauses, fails, max_checks=max_checks - checks)
+    except KeyboardInterrupt:
+        failures = failure_signature(kept) & target
+        return ShrinkResult(kept_clauses, nvars, checks, original, failures, kept, True)
     # Fewer variables: renumbered 1..n, else the same numbers with nothing above the largest.
     renumbered, count = renumber(clauses)
     used = max((abs(lit) for clause in clauses for lit in clause), default=0)
     tried: list[tuple[Clauses, int]] = []
+    interrupted = False
     for candidate, candidate_vars in ((renumbered, count), (clauses, used)):
         no_gain = candidate == clauses and candidate_vars >= nvars
         if no_gain or (candidate, candidate_vars) in tried:
@@ -212,9 +230,14 @@ def shrink_instance(
         if checks >= max_checks:
             break
         tried.append((candidate, candidate_vars))
-        record = check(candidate, candidate_vars)
+        try:
+            record = check(candidate, candidate_vars)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
         tell()
         if failure_signature(record) & target:
             clauses, nvars, kept = candidate, candidate_vars, record
             break
-    return ShrinkResult(clauses, nvars, checks, original, failure_signature(kept) & target, kept)
+    failures = failure_signature(kept) & target
+    return ShrinkResult(clauses, nvars, checks, original, failures, kept, interrupted)

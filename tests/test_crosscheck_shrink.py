@@ -52,6 +52,13 @@ def test_the_check_budget_is_respected():
     assert checks == 5 and [150] in small
 
 
+def test_a_budget_running_out_mid_pass_keeps_the_smallest_failure_so_far():
+    # the clause pass used to commit only when it finished: 5 checks gave back all 199
+    formula = [[i] for i in range(1, 200)]
+    small, checks = shrink_clauses(formula, lambda c: [150] in c, max_checks=5)
+    assert checks == 5 and [150] in small and len(small) <= 50
+
+
 def test_renumber():
     assert renumber([[9, -4], [], [4, 12]]) == ([[1, -2], [], [2, 3]], 3)
 
@@ -102,3 +109,65 @@ def test_nothing_to_shrink_gives_none():
     formula = random_ksat(1, 20)
     instance = Instance("ok", formula.clauses, formula.nvars)
     assert shrink_instance(instance, CheckOptions(["dpll", "minisat22"], timeout=30)) is None
+
+
+def _failing_ksat(options):
+    for seed in range(100):
+        formula = random_ksat(seed, 30)
+        instance = Instance(f"ksat-{seed}", formula.clauses, formula.nvars)
+        if shrink_instance(instance, options, max_checks=1) is not None:
+            return instance
+    pytest.fail("no instance made the faulty solver fail")
+
+
+def test_ctrl_c_while_shrinking_gives_the_smallest_failure_so_far(flips, monkeypatch):
+    import crosscheck.shrink
+
+    options = CheckOptions(["minisat22", flips], timeout=30)
+    instance = _failing_ksat(options)
+    real_check = crosscheck.shrink.check_instance
+    calls = []
+
+    def ctrl_c_at_the_12th_check(*args):
+        calls.append(args)
+        if len(calls) == 12:
+            raise KeyboardInterrupt
+        return real_check(*args)
+
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", ctrl_c_at_the_12th_check)
+    result = shrink_instance(instance, options)
+    monkeypatch.undo()
+    assert result is not None and result.interrupted and result.checks == 12
+    assert len(result.clauses) < len(instance.clauses)
+    assert result.failures == frozenset({(flips, "disagree")})
+    # the clauses kept are the last ones that failed: re-checking them fails the same way
+    again = Instance("again", result.clauses, result.nvars)
+    assert shrink_instance(again, options, max_checks=1) is not None
+    # a Ctrl-C in the first check (nothing known to fail yet) is raised
+    calls.clear()
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", lambda *a: (_ for _ in ()).throw(
+        KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        shrink_instance(instance, options)
+
+
+def test_shrink_command_with_a_small_budget_writes_what_it_shrank(flips, tmp_path):
+    from click.testing import CliRunner
+
+    from formats.dimacs import read_dimacs, write_dimacs
+    from formats.formula import Formula
+    from satkit import main
+
+    instance = _failing_ksat(CheckOptions(["minisat22", flips], timeout=30))
+    path = tmp_path / "fails.cnf"
+    write_dimacs(Formula(nvars=instance.nvars, clauses=instance.clauses), str(path))
+    out = tmp_path / "small.cnf"
+    solvers = f"minisat22,{flips}"
+    result = CliRunner().invoke(
+        main, ["shrink", str(path), "-s", solvers, "--max-checks", "6", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    shrunk = read_dimacs(str(out))
+    assert len(shrunk.clauses) < len(instance.clauses)
+    again = Instance("again", shrunk.clauses, shrunk.nvars)
+    assert shrink_instance(again, CheckOptions(["minisat22", flips]), max_checks=1) is not None
