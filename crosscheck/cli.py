@@ -28,7 +28,7 @@ from crosscheck.batch import (
     pending_paths,
     read_stdin_once,
 )
-from crosscheck.check import CheckOptions
+from crosscheck.check import CheckOptions, check_instance
 from crosscheck.fuzz import (
     DEFAULT_TIMEOUT,
     FAMILIES,
@@ -41,11 +41,11 @@ from crosscheck.fuzz import (
     save_failure,
 )
 from crosscheck.generators import MIN_VARS
-from crosscheck.instances import discover, load_instance
+from crosscheck.instances import Instance, discover, load_instance
 from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
-from crosscheck.shrink import shrink_instance
+from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
@@ -562,6 +562,23 @@ def _fuzz(
 # -------------------------------------------------------------------------------- shrink
 
 
+def _why_no_failure(instance: Instance, check: CheckOptions) -> str:
+    """Why the plain CNF shows no failure, as far as one full check (the maze too) tells."""
+    record = check_instance(instance, check)
+    failed = sorted(name for name, _outcome in failure_signature(record))
+    if failed:
+        verb = "fails" if len(failed) == 1 else "fail"
+        return (
+            f"{', '.join(failed)} {verb} only against the maze (its search or the path check), "
+            "which a CNF cut down clause by clause cannot keep"
+        )
+    runs = record.get("runs", {})
+    timed_out = sorted(name for name, run in runs.items() if run["outcome"] == "timeout")
+    if timed_out:
+        return f"{', '.join(timed_out)} timed out (a timeout is not a failure; try --timeout)"
+    return "every solver agrees and validates"
+
+
 def _default_output(path: str) -> str:
     if path == "-":
         return "-"
@@ -618,7 +635,7 @@ def shrink_command(
     finally:
         progress.close()
     if result is None:
-        fail(f"{instance.name}: no failure to shrink: every solver agrees and validates")
+        fail(f"{instance.name}: no failure to shrink: {_why_no_failure(instance, check)}")
         return
     reproduce = check_command(target, check)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(result.failures))

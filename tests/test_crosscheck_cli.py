@@ -339,6 +339,30 @@ def test_shrink_to_stdout_and_nothing_to_shrink(tmp_path, unsat_with_five):
     assert result.exit_code == 1 and result.stderr.startswith("error: ")
 
 
+def test_nothing_to_shrink_says_why(tmp_path):
+    # the maze search or path check is not part of a plain CNF: that is no agreement
+    liar = _script(tmp_path, "say-unsat", 'echo "s UNSATISFIABLE"; exit 20')
+    maze = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
+    failing = invoke("crosscheck", str(maze), "--solvers", f"bin:{liar}")
+    assert failing.exit_code == 1 and "the maze search found a valid walk" in failing.stdout
+    result = invoke("shrink", str(maze), "--solvers", f"bin:{liar}", "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1 and not (tmp_path / "o").exists()
+    assert result.stderr == (
+        f"error: {maze}: no failure to shrink: bin:{liar} fails only against the maze (its "
+        "search or the path check), which a CNF cut down clause by clause cannot keep\n"
+    )
+    # a timeout is not a failure, and not an agreement either
+    hang = _script(tmp_path, "hang", "exec sleep 30")
+    source = tmp_path / "s.cnf"
+    source.write_text("p cnf 5 2\n1 5 0\n-1 2 0\n")
+    result = invoke("shrink", str(source), "--solvers", f"dpll,bin:{hang}", "--timeout", "0.5")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {source}: no failure to shrink: bin:{hang} timed out (a timeout is not a "
+        "failure; try --timeout)\n"
+    )
+
+
 def test_fuzz_command_small_run(tmp_path):
     out = tmp_path / "fz"
     result = invoke("fuzz", "--count", "12", "--seed", "3", "--max-vars", "30", "--out", str(out))
