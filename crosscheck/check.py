@@ -7,7 +7,9 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
   walk) proves SAT;
 - ``invalid-model``: it said SAT but its model falsifies an input clause;
 - ``invalid-proof``: it is ours, said UNSAT, and dratify rejects its proof;
-- ``invalid-path``: its model decodes to no valid walk in the maze;
+- ``invalid-path``: the maze search's walk is not valid. (A solver's model
+  that satisfies every clause yet decodes to no valid walk indicts the CNF,
+  not the solver: the instance is ``bad-input``, the run agrees);
 - ``crash``: it raised, died, or printed nothing readable;
 - ``timeout``: the deadline stopped it (or it answered UNKNOWN);
 - ``agree``: its answer stands.
@@ -268,6 +270,29 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
     return truth
 
 
+def encoding_fault(instance: Instance, runs: Sequence[Run]) -> str | None:
+    """What is wrong with the instance when a model satisfies every clause yet decodes to
+    no valid walk (a stale CNF, another maze, a DP output read as input): the solver
+    did its job, so such runs are put back to ``agree``; None when there is no such run."""
+    fault = None
+    for run in runs:
+        if run.solver == SEARCH or run.outcome != "invalid-path":
+            continue
+        if fault is None:
+            what = f"maze {instance.maze.name}" if instance.maze is not None else "its key"
+            fault = (
+                f"{instance.name}: the CNF does not encode {what}: the model of {run.solver} "
+                f"satisfies every clause but decodes to no valid walk ({run.detail})"
+            )
+        run.outcome = "agree"
+        run.detail = f"model satisfies all {len(instance.clauses)} clauses; no walk: {run.detail}"
+    for run in runs:
+        if fault is not None and run.solver == SEARCH and run.outcome == "disagree":
+            run.outcome = "agree"  # right about the maze; the CNF is what is wrong
+            run.detail = "no walk in the maze; the CNF's models are no walks"
+    return fault
+
+
 def verdict_of(runs: Sequence[Run]) -> str:
     """The instance's verdict: the worst outcome among its runs (``agree`` when none)."""
     outcomes = {run.outcome for run in runs}
@@ -278,6 +303,7 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
     """Run and judge every solver on ``instance``; return its JSON-ready record."""
     runs = run_solvers(instance, options)
     truth = judge(instance, runs, options)
+    fault = encoding_fault(instance, runs)
     record: dict[str, Any] = {
         "instance": instance.name,
         "path": instance.path,
@@ -287,10 +313,12 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
         "clauses": len(instance.clauses),
         "solvers": [canonical_name(name) for name in options.solvers],
         "timeout": options.timeout,
-        "verdict": verdict_of(runs),
+        "verdict": "bad-input" if fault else verdict_of(runs),
         "answer": truth,
         "runs": {run.solver: run.as_dict() for run in runs},
     }
+    if fault:
+        record["error"] = fault
     if instance.encoding:
         record["encoding"] = instance.encoding
     if instance.seed is not None:

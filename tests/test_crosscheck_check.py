@@ -195,21 +195,26 @@ def test_maze_answers_are_decoded_and_compared_with_the_search():
     assert paths <= {"START A START B", "START B START A"}
 
 
-def test_an_encoding_that_lies_gives_invalid_paths_and_a_search_disagreement():
+def test_an_encoding_that_lies_is_bad_input_not_a_solver_failure():
+    # a model that satisfies every clause yet is no walk indicts the CNF (a stale file,
+    # another maze): the solvers and the search were each right
     maze = parse_maze(SMALL_TEXT, "small")
     honest = maze_instance(maze.with_steps(2), "small-k2")  # K=2: no walk collects both
     lying = Instance("lying", honest.clauses[:-2], honest.nvars, "maze", "", None,
                      honest.key, honest.maze)  # fmt: skip  # "all treasures at the end" dropped
     record = check_instance(lying, CheckOptions(["dpll", "minisat22"], timeout=30))
-    assert record["runs"]["dpll:cdcl"]["outcome"] == "invalid-path"
+    assert record["verdict"] == "bad-input" and record["answer"] == "SAT"
+    assert record["error"].startswith(
+        "lying: the CNF does not encode maze small: the model of dpll:cdcl satisfies every "
+        "clause but decodes to no valid walk ("
+    )
+    assert {run["outcome"] for run in record["runs"].values()} == {"agree"}
     detail = record["runs"]["dpll:cdcl"]["detail"]
     assert "does not hold" in detail or "treasures not collected" in detail
     assert record["runs"][SEARCH]["status"] == "UNSAT"
-    assert record["runs"][SEARCH]["outcome"] == "disagree"
-    assert record["verdict"] == "disagree"
 
 
-def test_a_walk_off_the_edges_is_an_invalid_path():
+def test_a_walk_off_the_edges_indicts_the_cnf():
     from maze.cnf import encode
 
     # START -> A only, GOLD at B (reached from A): K=2 is START A B
@@ -222,8 +227,9 @@ def test_a_walk_off_the_edges_is_an_invalid_path():
                      honest.key, honest.maze)  # fmt: skip
     record = check_instance(lying, CheckOptions(["minisat22"], timeout=30))
     run = record["runs"]["minisat22"]
-    assert run["outcome"] == "invalid-path" and run["path"] == "START B"
-    assert "no exit from START to B" in run["detail"]
+    assert run["outcome"] == "agree" and run["path"] == "START B"
+    assert record["verdict"] == "bad-input"
+    assert "no exit from START to B" in run["detail"] and "no exit from START" in record["error"]
 
 
 def test_unsatisfiable_maze_agrees_with_the_search():
