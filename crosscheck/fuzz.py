@@ -31,6 +31,7 @@ from formats.dimacs import write_dimacs
 from formats.errors import FormatError
 from formats.formula import Formula
 from formats.streams import write_text_atomic
+from maze.cnf import encode
 from maze.writer import maze_text
 
 FAMILIES = ("cnfuzz", "ksat", "maze")
@@ -163,11 +164,20 @@ def save_failure(
     regenerate = regenerate_command(family, seed, options)
     comments = [f"seed {seed}", f"fuzz family {family}", printable(f"regenerate: {regenerate}")]
     original = Formula(nvars=instance.nvars, clauses=instance.clauses, comments=comments)
-    write_dimacs(original, stem + ".cnf")
-    files.append(stem + ".cnf")
     maze_file = None
     if instance.maze is not None:
+        # the CNF names its atoms and its maze file, so `satkit crosscheck X.cnf` (or
+        # `maze decode … --cnf X.cnf`) checks paths against the maze, as the fuzz run did
+        maze = instance.maze
         maze_file = os.path.join(out_dir, f"maze-{seed}.txt")
+        original.names = encode(maze, instance.encoding or "assignment").names()
+        comments.append(
+            f"maze maze-{seed}.txt: {len(maze.nodes)} nodes, {len(maze.treasures)} treasures, "
+            f"K={maze.steps}"
+        )
+    write_dimacs(original, stem + ".cnf")
+    files.append(stem + ".cnf")
+    if maze_file is not None:
         write_text_atomic(maze_file, maze_text(instance.maze))
         files.append(maze_file)
     shrunk = (

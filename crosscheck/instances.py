@@ -174,11 +174,19 @@ def _maze_candidates(path: str | None, comments: list[str], explicit: str | None
 
 
 def _find_maze(
-    key: Key, candidates: list[str], notes: list[str], maze_data: bytes | None = None
+    key: Key,
+    candidates: list[str],
+    notes: list[str],
+    maze_data: bytes | None = None,
+    *,
+    explicit: str | None = None,
+    name: str = "<cnf>",
 ) -> Maze | None:
     """The first candidate maze file that reads and has exactly the key's nodes (and its
     treasures, when the key names Has atoms). A candidate ``-`` is ``maze_data`` (stdin's
-    bytes, read once by the caller)."""
+    bytes, read once by the caller). The ``explicit`` one (``--maze``) must fit: if it
+    does not, that is a FormatError, as in ``maze decode``. A maze whose K is not the
+    key's is checked with the key's K, with a note."""
     for candidate in candidates:
         from_stdin = candidate == "-" and maze_data is not None
         if not from_stdin and not os.path.isfile(candidate):
@@ -191,15 +199,27 @@ def _find_maze(
             else:
                 maze = read_maze(candidate)
         except (FormatError, OSError) as exc:
+            if candidate == explicit:
+                raise
             notes.append(f"maze file {display_name(candidate)} not used: {exc}")
             continue
         why = _mismatch("node", key.nodes, maze.nodes)
         if key.has:
             why = why or _mismatch("treasure", key.treasures, maze.treasures)
         if why:
+            if candidate == explicit:
+                shown = display_name(candidate)
+                raise FormatError(name, None, f"--maze {shown} does not fit this CNF: {why}")
             notes.append(f"maze file {display_name(candidate)} not used: {why}")
             continue
+        if maze.steps != key.steps:
+            notes.append(
+                f"the CNF was encoded with K={key.steps}, maze file {display_name(candidate)} "
+                f"says K={maze.steps}: paths are checked for K={key.steps}"
+            )
         return maze.with_steps(key.steps)
+    if explicit is not None and explicit != "-" and not os.path.isfile(explicit):
+        raise FormatError(display_name(explicit), None, "--maze: no such file")
     return None
 
 
@@ -255,7 +275,14 @@ def load_instance(
         instance.kind = "maze-cnf"
         instance.key = key
         candidates = _maze_candidates(absolute, formula.comments, maze_path)
-        instance.maze = _find_maze(key, candidates, instance.notes, maze_data)
+        instance.maze = _find_maze(
+            key, candidates, instance.notes, maze_data, explicit=maze_path, name=name
+        )
         if instance.maze is None:
             instance.notes.append("the maze of this CNF is unknown: paths decoded, not validated")
+    elif maze_path is not None:
+        instance.notes.append(
+            f"maze file {display_name(maze_path)} not used: the CNF names no At atoms "
+            "(no `c var` names, no key): it is checked as a plain CNF"
+        )
     return instance

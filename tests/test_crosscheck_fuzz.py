@@ -144,6 +144,11 @@ def test_a_maze_failure_saves_the_maze(tmp_path):
     saved = save_failure(failures[0], options, str(tmp_path))
     assert any(path.endswith(".txt") for path in saved.files)
     assert saved.shrunk is not None and len(saved.shrunk.clauses) <= 10
+    # the saved CNF names its atoms and its maze: re-checking it checks paths again
+    from crosscheck.instances import load_instance
+
+    again = load_instance(saved.files[0])
+    assert again.kind == "maze-cnf" and again.maze is not None
 
 
 def test_every_instance_is_regenerated_from_its_seed():

@@ -155,15 +155,36 @@ def test_explicit_maze_wins_and_a_wrong_maze_is_refused(tmp_path):
     cnf_path = write(tmp_path / "x.cnf", maze_dimacs("nowhere.txt"))
     right = write(tmp_path / "right.maze", SMALL)
     assert load_instance(cnf_path, maze_path=right).maze is not None
+    # a maze the user names must fit: an error, as in `maze decode` (it was a note)
     other = "START C\nGOLD\n1\nSTART TREASURES NEXT C\nC TREASURES GOLD NEXT\n"
     wrong = write(tmp_path / "wrong.maze", other)
-    instance = load_instance(cnf_path, maze_path=wrong)
-    assert instance.maze is None
-    assert any("not used: it has no node A" in note for note in instance.notes)
+    with pytest.raises(FormatError, match=r"x\.cnf: --maze .*wrong\.maze does not fit this CNF: "
+                       "it has no node A"):
+        load_instance(cnf_path, maze_path=wrong)
     bigger = write(tmp_path / "bigger.maze", SMALL.replace("START A B\n", "START A B C\n"))
-    instance = load_instance(cnf_path, maze_path=bigger)
+    with pytest.raises(FormatError, match="the CNF has no atoms for its node C"):
+        load_instance(cnf_path, maze_path=bigger)
+    # found beside the CNF (not named by the user), a wrong maze is passed over with a note
+    write(tmp_path / "x.txt", other)
+    instance = load_instance(cnf_path)
     assert instance.maze is None
-    assert any("the CNF has no atoms for its node C" in note for note in instance.notes)
+    assert any("maze file" in n and "not used: it has no node A" in n for n in instance.notes)
+
+
+def test_a_maze_with_another_k_is_checked_with_the_cnfs_k_and_a_note(tmp_path):
+    cnf_path = write(tmp_path / "x.cnf", maze_dimacs("nowhere.txt"))  # K=3
+    k5 = write(tmp_path / "k5.maze", SMALL.replace("\n3\n", "\n5\n"))
+    instance = load_instance(cnf_path, maze_path=k5)
+    assert instance.maze is not None and instance.maze.steps == 3
+    assert any("encoded with K=3" in n and "says K=5" in n for n in instance.notes)
+
+
+def test_a_maze_named_for_a_plain_cnf_is_not_used_with_a_note(tmp_path):
+    path = write(tmp_path / "plain.cnf", "p cnf 2 1\n1 2 0\n")
+    maze = write(tmp_path / "small.txt", SMALL)
+    instance = load_instance(path, maze_path=maze)
+    assert instance.kind == "cnf" and instance.maze is None
+    assert any("not used: the CNF names no At atoms" in note for note in instance.notes)
 
 
 def test_other_tools_names_are_not_maze_atoms(tmp_path):
