@@ -43,14 +43,20 @@ class BatchOptions:
         return self.check.timeout * (2 * len(self.check.solvers) + 3) + 60.0
 
 
-def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """What identifies a finished instance for ``--resume``: its file and the solvers run."""
-    return (record.get("path") or record.get("instance") or "", tuple(record.get("solvers", ())))
+def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
+    """What identifies a finished instance for ``--resume``: its file, the solvers run and
+    their seed (0 in records written before the seed was recorded, the default then)."""
+    name = record.get("path") or record.get("instance") or ""
+    return (name, tuple(record.get("solvers", ())), record.get("solver_seed", 0))
 
 
-def instance_key(path: str, solvers: Sequence[str]) -> tuple[str, tuple[str, ...]]:
-    """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``."""
-    return (display_name(path) if path == "-" else os.path.abspath(path), tuple(solvers))
+def instance_key(
+    path: str, solvers: Sequence[str], seed: int = 0
+) -> tuple[str, tuple[str, ...], int]:
+    """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``
+    with ``seed``."""
+    name = display_name(path) if path == "-" else os.path.abspath(path)
+    return (name, tuple(solvers), seed)
 
 
 VERDICTS = (*OUTCOMES, "bad-input")
@@ -294,6 +300,7 @@ def check_paths(
     that dies or overruns the watchdog gives a ``crash``/``timeout`` record.
     """
     solvers = list(options.check.solvers)
+    seed = options.check.seed
     order = schedule(paths, options.jobs)
 
     def work(task: int) -> dict[str, Any]:
@@ -309,13 +316,13 @@ def check_paths(
                 maze_data=options.maze_data,
             )
         except FormatError as exc:
-            return bad_input_record(display_name(path), absolute, str(exc), solvers)
+            return bad_input_record(display_name(path), absolute, str(exc), solvers, seed=seed)
         return check_instance(instance, options.check)
 
     def lost(task: int, kind: str, reason: str) -> dict[str, Any]:
         path = paths[order[task]]
         absolute = None if path == "-" else os.path.abspath(path)
-        return bad_input_record(display_name(path), absolute, reason, solvers, kind)
+        return bad_input_record(display_name(path), absolute, reason, solvers, kind, seed=seed)
 
     results = run_pool(len(paths), work, lost, jobs=options.jobs, watchdog=options.watchdog())
     try:
@@ -326,21 +333,28 @@ def check_paths(
 
 
 def pending_paths(
-    paths: Iterable[str], previous: Iterable[dict[str, Any]], solvers: Sequence[str]
+    paths: Iterable[str],
+    previous: Iterable[dict[str, Any]],
+    solvers: Sequence[str],
+    seed: int = 0,
 ) -> list[str]:
-    """The paths whose instance has no record (for these solvers) among ``previous``."""
+    """The paths whose instance has no record (for these solvers and seed) among ``previous``."""
     done = {record_key(record) for record in previous}
-    return [path for path in paths if instance_key(path, solvers) not in done]
+    return [path for path in paths if instance_key(path, solvers, seed) not in done]
 
 
 def latest_records(
-    records: Iterable[dict[str, Any]], paths: Sequence[str], solvers: Sequence[str]
+    records: Iterable[dict[str, Any]],
+    paths: Sequence[str],
+    solvers: Sequence[str],
+    seed: int = 0,
 ) -> list[dict[str, Any]]:
-    """The last record of each of ``paths`` (checked by ``solvers``), in the order of ``paths``."""
+    """The last record of each of ``paths`` (checked by ``solvers`` with ``seed``), in the
+    order of ``paths``."""
     by_key = {record_key(record): record for record in records}
     out = []
     for path in paths:
-        record = by_key.get(instance_key(path, solvers))
+        record = by_key.get(instance_key(path, solvers, seed))
         if record is not None:
             out.append(record)
     return out

@@ -313,6 +313,7 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
         "clauses": len(instance.clauses),
         "solvers": [canonical_name(name) for name in options.solvers],
         "timeout": options.timeout,
+        "solver_seed": options.seed,
         "verdict": "bad-input" if fault else verdict_of(runs),
         "answer": truth,
         "runs": {run.solver: run.as_dict() for run in runs},
@@ -329,10 +330,17 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
 
 
 def bad_input_record(
-    name: str, path: str | None, message: str, solvers: Sequence[str], verdict: str = "bad-input"
+    name: str,
+    path: str | None,
+    message: str,
+    solvers: Sequence[str],
+    verdict: str = "bad-input",
+    *,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """The record of an instance that yielded no runs: unreadable (``bad-input``), or its
-    worker died (``crash``) or overran the watchdog (``timeout``); ``message`` says why."""
+    worker died (``crash``) or overran the watchdog (``timeout``); ``message`` says why;
+    ``seed`` is the solvers' seed (`CheckOptions.seed`)."""
     family = os.path.basename(os.path.dirname(path)) if path else ""
     return {
         "instance": name,
@@ -340,6 +348,7 @@ def bad_input_record(
         "family": family,
         "kind": None,
         "solvers": list(solvers),
+        "solver_seed": seed,
         "verdict": verdict,
         "answer": None,
         "error": message,

@@ -339,7 +339,7 @@ def crosscheck_command(
     )
     log = ResultLog(json_path, resume=resume) if json_path else None
     previous = log.previous if log else []
-    todo = pending_paths(files, previous, solvers) if resume else files
+    todo = pending_paths(files, previous, solvers, seed) if resume else files
     out_err = json_path == "-"  # stdout carries the records: the summary goes to stderr
     if resume and not quiet:
         _echo(f"resuming: {len(files) - len(todo)} of {len(files)} already recorded", err=True)
@@ -367,7 +367,7 @@ def crosscheck_command(
         if log:
             log.close()
     elapsed = time.monotonic() - started
-    everything = latest_records([*previous, *records], files, solvers)
+    everything = latest_records([*previous, *records], files, solvers, seed)
     summary = summarize(everything, solvers)
     if plot_path:  # first: a closed stdout (`| head`) must not cost the picture
         write_plots(everything, plot_path, solvers=solvers)

@@ -82,12 +82,14 @@ def run_fuzz(options: FuzzOptions) -> Iterator[dict[str, Any]]:
         family, seed = options.case(index)
         record = check_instance(fuzz_instance(family, seed, options.max_vars), options.check)
         record["family"] = family
+        record["max_vars"] = options.max_vars  # the generator's bound: part of the instance
         return record
 
     def lost(index: int, kind: str, reason: str) -> dict[str, Any]:
         family, seed = options.case(index)
-        record = bad_input_record(f"{family}-{seed}", None, reason, solvers, kind)
-        record.update(family=family, seed=seed)
+        name = f"{family}-{seed}"
+        record = bad_input_record(name, None, reason, solvers, kind, seed=options.check.seed)
+        record.update(family=family, seed=seed, max_vars=options.max_vars)
         return record
 
     watchdog = options.check.timeout * (2 * len(solvers) + 3) + 60.0

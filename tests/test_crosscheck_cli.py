@@ -194,6 +194,27 @@ def test_resume_reruns_when_the_solvers_differ(batch, tmp_path):
     assert "resuming: 0 of 1 already recorded" in result.stderr
 
 
+def test_resume_reruns_when_the_seed_differs(batch, tmp_path):
+    # the seed changes our solver's search: a log must not mix seeds unnoticed
+    log = tmp_path / "run.jsonl"
+    path = str(batch / "a-sat.cnf")
+    invoke("crosscheck", path, "--json", str(log), "--seed", "0")
+    again = invoke("crosscheck", path, "--json", str(log), "--resume", "--seed", "5")
+    assert "resuming: 0 of 1 already recorded" in again.stderr
+    same = invoke("crosscheck", path, "--json", str(log), "--resume", "--seed", "5")
+    assert "resuming: 1 of 1 already recorded" in same.stderr
+    seeds = [json.loads(line)["solver_seed"] for line in log.read_text().splitlines()]
+    assert seeds == [0, 5]
+
+
+def test_fuzz_records_say_how_to_regenerate_the_instance():
+    records = [json.loads(line) for line in invoke(
+        "fuzz", "-n", "2", "--seed", "5", "--max-vars", "40", "--solver-seed", "3",
+        "--json", "-", "-q",
+    ).stdout.splitlines()]  # fmt: skip
+    assert [(r["seed"], r["max_vars"], r["solver_seed"]) for r in records] == [(5, 40, 3), (6, 40, 3)]
+
+
 def test_corrupt_log_is_bad_input(batch, tmp_path):
     log = tmp_path / "run.jsonl"
     log.write_text("not json\n{}\n")
@@ -916,7 +937,7 @@ def test_json_record_fields_are_documented_in_the_readme(tmp_path):
     section = readme[readme.index("## Cross-checking") : readme.index("## Fuzzing")]
     (tmp_path / "sat.cnf").write_text(SAT_CNF)
     record = json.loads(invoke("crosscheck", str(tmp_path / "sat.cnf"), "--json", "-").stdout)
-    fields = set(record) | {"error", "notes", "seed", "encoding"}
+    fields = set(record) | {"error", "notes", "seed", "encoding", "max_vars"}
     fields |= {key for run in record["runs"].values() for key in run} | {"proof", "path"}
     missing = sorted(name for name in fields if f"`{name}`" not in section)
     assert missing == []
