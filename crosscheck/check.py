@@ -301,6 +301,18 @@ def verdict_of(runs: Sequence[Run]) -> str:
 
 def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
     """Run and judge every solver on ``instance``; return its JSON-ready record."""
+    if any(solver_kind(name) == "ours" for name in options.solvers):
+        from dpll.solver import TooManyVariables, check_variable_room
+
+        try:  # as `satkit solve` refuses it: bad input, not a crash of our solver
+            check_variable_room(instance.nvars)
+        except TooManyVariables as exc:
+            record = bad_input_record(
+                instance.name, instance.path, f"{instance.name}: {exc}", options.solvers,
+                seed=options.seed,
+            )  # fmt: skip
+            record.update(family=instance.family, kind=instance.kind)
+            return record
     runs = run_solvers(instance, options)
     truth = judge(instance, runs, options)
     fault = encoding_fault(instance, runs)

@@ -81,13 +81,14 @@ def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]
     return names
 
 
-def _log_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+def _log_path(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--json FILE``: not named for a compressor (the log is written line by line as each
-    instance finishes, and --resume appends to it, so it stays plain text)."""
+    instance finishes, and crosscheck's --resume appends to it, so it stays plain text)."""
     if value is not None and value.endswith(COMPRESSED_SUFFIXES):
+        resume = " (and --resume carries it on)" if ctx.command.name == "crosscheck" else ""
         raise click.BadParameter(
-            "the log is written record by record as the run goes (and --resume carries it"
-            " on), so it stays plain text: name it without .gz/.bz2/.xz and compress it after"
+            f"the log is written record by record as the run goes{resume}, so it stays plain"
+            " text: name it without .gz/.bz2/.xz and compress it after"
         )
     return value
 

@@ -81,8 +81,10 @@ def discover(paths: Iterable[str]) -> list[str]:
     """The instance files named by ``paths``: files as given, folders walked recursively.
 
     Folder contents are filtered by :func:`is_instance_file` and sorted in
-    natural order; a file reached twice is listed once. Raises FormatError for
-    a path that does not exist.
+    natural order; in a folder, what exists but is no regular file (a named pipe
+    would wait for a writer for ever, a device) is passed over, while a file given
+    by name is taken as it is (``<(…)`` is a pipe). A file reached twice is listed
+    once. Raises FormatError for a path that does not exist.
     """
     found: list[str] = []
     seen: set[str] = set()
@@ -98,7 +100,11 @@ def discover(paths: Iterable[str]) -> list[str]:
             collected = []
             for folder, dirs, files in os.walk(path):
                 dirs.sort(key=natural_key)
-                collected.extend(os.path.join(folder, f) for f in files if is_instance_file(f))
+                collected.extend(
+                    os.path.join(folder, f)
+                    for f in files
+                    if is_instance_file(f) and not _special(os.path.join(folder, f))
+                )
             for file in sorted(collected, key=natural_key):
                 add(file)
         elif os.path.exists(path) or path == "-":
@@ -106,6 +112,12 @@ def discover(paths: Iterable[str]) -> list[str]:
         else:
             raise FormatError(path, None, "No such file or directory")
     return found
+
+
+def _special(path: str) -> bool:
+    """True for something that exists but is no regular file (a dangling link is not:
+    reading it gives the one error line it deserves)."""
+    return os.path.exists(path) and not os.path.isfile(path)
 
 
 def _first_tokens(text: str) -> list[str]:

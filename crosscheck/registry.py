@@ -154,9 +154,10 @@ def unavailable_reason(name: str) -> str | None:
 
 def canonical_name(name: str) -> str:
     """The registry name for ``name`` (a PySAT alias maps to its solver); ValueError if unknown.
+    PySAT's names are taken in any case, as PySAT takes them (``MiniSat22``).
 
-    >>> canonical_name("m22"), canonical_name("dpll")
-    ('minisat22', 'dpll:cdcl')
+    >>> canonical_name("m22"), canonical_name("dpll"), canonical_name("Glucose4")
+    ('minisat22', 'dpll:cdcl', 'glucose4')
     """
     if name in ("dpll", "dpll:cdcl"):
         return "dpll:cdcl"
@@ -174,8 +175,9 @@ def canonical_name(name: str) -> str:
         raise _unknown(name)
     from pysat.solvers import SolverNames
 
+    lowered = name.lower()
     for canonical in pysat_solver_names():
-        if name == canonical or name in getattr(SolverNames, canonical):
+        if lowered == canonical or lowered in getattr(SolverNames, canonical):
             return canonical
     raise _unknown(name)
 
@@ -218,8 +220,9 @@ def make_solver(name: str, bootstrap_with: Any = None, **options: Any) -> Any:
         canonical_name(name)  # ValueError for an unknown program
         return ExternalSolver(name[len(EXTERNAL_PREFIX) :], bootstrap_with=bootstrap_with)
     table = _pysat_table()
-    if name not in table:
+    if name not in table and name.lower() not in table:
         raise _unknown(name)
+    name = name if name in table else name.lower()
     from pysat import solvers
 
     unavailable = ValueError(f"solver {name!r} is not available in this PySAT installation")

@@ -84,6 +84,25 @@ class NoSuchSolverError(ValueError):
 _PYSAT_CLAUSE_LISTS = frozenset(("CNF", "CNFPlus", "WCNF", "WCNFPlus"))
 
 
+class TooManyVariables(MemoryError):
+    """More variables than this process can hold (raised before anything changes)."""
+
+
+def check_variable_room(nvars: int, have: int = 0) -> None:
+    """Raise :class:`TooManyVariables` when ``nvars`` variables (``have`` of them already
+    there) cannot be had: a probe of the engine's peak size per variable is allocated, so
+    this fails where ``ulimit -v`` or the machine would fail the engine half-way."""
+    need = (nvars - have) * _VARIABLE_BYTES
+    try:
+        probe = bytes(need)  # calloc'd: no page is touched (bytearray would memset)
+    except MemoryError:
+        raise TooManyVariables(
+            f"{nvars:,} variables need about {need / 1e9:,.1f} GB, more than this "
+            "process can allocate"
+        ) from None
+    del probe
+
+
 def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
     """The clauses of a list of clauses, a ``formats.Formula``, a ``pysat.formula.CNF`` or
     any other ``pysat.formula`` object (``And``, ``XOr``, …: iterated, which clausifies
@@ -453,15 +472,7 @@ class Solver:
             raise ValueError(
                 f"literal {nvars} exceeds the largest variable number {MAX_VARIABLE} (2^31-1)"
             )
-        need = (nvars - self._nvars) * _VARIABLE_BYTES
-        try:
-            probe = bytes(need)  # calloc'd: no page is touched (bytearray would memset)
-        except MemoryError:
-            raise MemoryError(
-                f"{nvars:,} variables need about {need / 1e9:,.1f} GB, more than this "
-                "process can allocate"
-            ) from None
-        del probe
+        check_variable_room(nvars, self._nvars)
         engine = self._live()
         with self._step():
             engine.ensure_vars(nvars)

@@ -249,3 +249,11 @@ def test_judge_by_hand():
     assert judge(UNSAT, runs, options) == "UNSAT"
     assert verdict_of(runs) == "timeout"
     assert verdict_of([]) == "agree"
+
+
+def test_more_variables_than_memory_is_bad_input_as_in_solve():
+    # `satkit solve` refuses it as bad input; crosscheck called it a crash of our solver
+    huge = Instance("huge.cnf", [[1, -2_000_000_000], [2_000_000_000]], 2_000_000_000)
+    record = check_instance(huge, CheckOptions(["dpll"], timeout=30))
+    assert record["verdict"] == "bad-input" and record["runs"] == {}
+    assert record["error"].startswith("huge.cnf: 2,000,000,000 variables need about ")

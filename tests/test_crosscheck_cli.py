@@ -212,7 +212,8 @@ def test_fuzz_records_say_how_to_regenerate_the_instance():
         "fuzz", "-n", "2", "--seed", "5", "--max-vars", "40", "--solver-seed", "3",
         "--json", "-", "-q",
     ).stdout.splitlines()]  # fmt: skip
-    assert [(r["seed"], r["max_vars"], r["solver_seed"]) for r in records] == [(5, 40, 3), (6, 40, 3)]
+    regenerate = [(r["seed"], r["max_vars"], r["solver_seed"]) for r in records]
+    assert regenerate == [(5, 40, 3), (6, 40, 3)]
 
 
 def test_corrupt_log_is_bad_input(batch, tmp_path):
@@ -946,6 +947,7 @@ def test_json_record_fields_are_documented_in_the_readme(tmp_path):
 def test_fuzz_refuses_a_compressed_log_name_and_an_empty_folder_name(tmp_path):
     log = invoke("fuzz", "--count", "1", "--json", str(tmp_path / "f.json.xz"))
     assert log.exit_code == 2 and "stays plain text" in log.stderr
+    assert "--resume" not in log.stderr  # fuzz has none
     assert not (tmp_path / "f.json.xz").exists()
     empty = invoke("fuzz", "--count", "1", "--out", "")
     assert empty.exit_code == 1 and empty.stderr == "error: '': an empty name is no folder\n"

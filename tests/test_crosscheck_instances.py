@@ -69,6 +69,16 @@ def test_discover_walks_folders_recursively_in_natural_order(tmp_path):
     assert rel == ["a/deep/m.txt", "b/x-9.cnf", "b/x-10.cnf", "odd.name"]
 
 
+def test_discover_passes_over_a_named_pipe_in_a_folder(tmp_path):
+    # reading it would wait for a writer for ever (the batch hung)
+    write(tmp_path / "a.cnf", "p cnf 1 1\n1 0\n")
+    os.mkfifo(tmp_path / "fifo.cnf")
+    os.symlink(tmp_path / "gone.cnf", tmp_path / "dangling.cnf")  # kept: one error line
+    found = [os.path.basename(p) for p in discover([str(tmp_path)])]
+    assert found == ["a.cnf", "dangling.cnf"]
+    assert discover([str(tmp_path / "fifo.cnf")]) == [str(tmp_path / "fifo.cnf")]  # named
+
+
 def test_discover_reports_a_missing_path(tmp_path):
     with pytest.raises(FormatError) as caught:
         discover([str(tmp_path / "nope")])
