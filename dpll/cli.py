@@ -368,7 +368,7 @@ def dp(
     and the back matter. IN may be '-' (stdin) or compressed.
 
     Exit status: 0 when the output is written (satisfiable or not), 1 bad
-    input, 2 usage error.
+    input, 2 usage error, 130 when Ctrl-C or SIGTERM stops it (nothing written).
     """
     if heuristic is not None:
         allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS

@@ -98,6 +98,10 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
 """What writing to a file can raise with no file name attached (a full disk, say)."""
 
 
+EXIT_INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C or SIGTERM before it had anything to give."""
+
+
 def report_errors(func: F) -> F:
     """Turn bad input into one ``error: FILE:LINE: message`` line and exit 1.
 
@@ -124,6 +128,12 @@ def report_errors(func: F) -> F:
         except MemoryError as exc:  # past the size checks: a process memory limit, say
             detail = f": {exc}" if str(exc) else ""
             fail(f"out of memory{detail} (this process may not use more; try a smaller input)")
+        except KeyboardInterrupt:
+            # Ctrl-C or SIGTERM in a command that has no answer to give when stopped
+            # (solve, puzzle, crosscheck handle it themselves): output files are atomic,
+            # so none was written; 130 is the shell's code for Ctrl-C, not bad input (1)
+            click.echo("interrupted: no output file written", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         return None
 
     return wrapper  # type: ignore[return-value]

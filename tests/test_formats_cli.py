@@ -639,3 +639,28 @@ def test_sizes_in_messages_never_read_zero():
         "0 bytes", "999 bytes", "65.5 KB", "3.7 MB", "1.0 GB", "2.5 GB",
     ]  # fmt: skip
     assert byte_size(570 * 10**24) == "570,000,000,000,000,000 GB"  # exact, unlike a float
+
+
+@pytest.mark.parametrize(
+    ("where", "args"),
+    [
+        ("formats.cli.read_formula", ["convert", "IN", "-o", "OUT"]),
+        ("formats.cli.read_formula", ["stats", "IN"]),
+        ("dpll.cli.read_dp_input", ["dp", "IN", "-o", "OUT"]),
+    ],
+)
+def test_ctrl_c_is_interrupted_with_130_not_bad_input(tmp_path, monkeypatch, where, args):
+    # click printed a bare "Aborted!" and exited 1, the code for bad input
+    from satkit import main
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    source = tmp_path / "in.txt"
+    source.write_text("1 2\n0\n")
+    out = tmp_path / "out.txt"
+    monkeypatch.setattr(where, stopped)
+    argv = [str(source) if a == "IN" else str(out) if a == "OUT" else a for a in args]
+    result = CliRunner().invoke(main, argv)
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted: no output file written\n" and not out.exists()
