@@ -14,7 +14,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO
+from typing import IO, Any
 
 from formats.errors import FormatError
 
@@ -50,12 +50,69 @@ def compression_of(head: bytes) -> str | None:
 
 
 def _open_compressed(kind: str, fileobj: IO[bytes]) -> IO[bytes]:
-    """A decompressing reader over ``fileobj`` for ``kind`` (gzip, bz2 or xz)."""
+    """A decompressing reader over ``fileobj`` for ``kind`` (gzip, bz2 or xz).
+
+    Concatenated streams are followed; bytes after the last one that start no
+    stream are an error for all three (gzip raises it itself; Python's bz2 and
+    lzma readers would take such bytes, a damaged second stream included, for
+    the end of the file and drop its clauses)."""
     if kind == "gzip":
         return gzip.GzipFile(fileobj=fileobj, mode="rb")
-    if kind == "bz2":
-        return bz2.BZ2File(fileobj, mode="rb")
-    return lzma.LZMAFile(fileobj, mode="rb")
+    return io.BufferedReader(_Streams(kind, fileobj), _COMPRESSED_PIECE)
+
+
+class _Streams(io.RawIOBase):
+    """Decompressed bz2 or xz data from ``raw``, one stream after the other.
+
+    A stream cut short raises EOFError; bytes after a stream that are no stream
+    raise the decompressor's error (OSError for bz2, LZMAError for xz), except
+    the null bytes of xz's stream padding.
+    """
+
+    def __init__(self, kind: str, raw: IO[bytes]) -> None:
+        self._kind = kind
+        self._raw = raw
+        self._decompressor = self._new()
+        self._carry: bytes | None = None  # after a stream's end: its unused bytes, once
+
+    def _new(self) -> Any:
+        return bz2.BZ2Decompressor() if self._kind == "bz2" else lzma.LZMADecompressor()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        out = self._next(len(buffer))
+        buffer[: len(out)] = out
+        return len(out)
+
+    def _next(self, size: int) -> bytes:
+        """Up to ``size`` decompressed bytes; b"" only at the clean end of the input."""
+        while True:
+            decompressor = self._decompressor
+            if decompressor.eof:
+                if self._carry is None:
+                    self._carry = decompressor.unused_data
+                rest = self._carry or self._raw.read(_COMPRESSED_PIECE)
+                self._carry = b""
+                if not rest:
+                    return b""
+                if self._kind == "xz":
+                    rest = rest.lstrip(b"\0")  # stream padding
+                    if not rest:
+                        continue
+                self._decompressor = decompressor = self._new()
+                self._carry = None
+                data = rest
+            elif decompressor.needs_input:
+                data = self._raw.read(_COMPRESSED_PIECE)
+                if not data:
+                    raise EOFError("the compressed data ends before the end of its stream")
+            else:
+                data = b""
+            out = decompressor.decompress(data, size)
+            if out:
+                return out
 
 
 def _decompress(raw: bytes, kind: str, name: str) -> bytes:

@@ -115,6 +115,33 @@ def test_truncated_compressed_input_names_the_line_it_reached(tmp_path, kind):
         assert streamed.value.line == info.value.line
 
 
+@pytest.mark.parametrize("kind", ["bz2", "xz"])
+def test_a_damaged_second_stream_is_an_error_not_the_end_of_the_file(tmp_path, kind):
+    # Python's bz2 and lzma readers took bytes that start no stream for the end of the
+    # file: an UNSAT formula whose second stream was damaged came out SAT (audit 15-A);
+    # gzip refuses the same damage
+    first, second = COMPRESSORS[kind](b"p cnf 1 2\n1 0\n"), COMPRESSORS[kind](b"-1 0\n")
+    whole = tmp_path / "whole"
+    whole.write_bytes(first + second)
+    assert read_bytes(whole) == b"p cnf 1 2\n1 0\n-1 0\n"
+    assert b"".join(block for block, _ in iter_byte_blocks(whole)) == read_bytes(whole)
+    damaged = tmp_path / "damaged"
+    damaged.write_bytes(first + b"X" + second[1:])
+    with pytest.raises(FormatError, match=f"{kind} data is truncated or corrupt") as info:
+        read_bytes(damaged)
+    assert info.value.line == 3  # after the two lines the first stream holds
+    with pytest.raises(FormatError, match=f"{kind} data is truncated or corrupt"):
+        list(iter_byte_blocks(damaged))
+
+
+def test_xz_stream_padding_is_no_damage(tmp_path):
+    first, second = lzma.compress(b"p cnf 1 2\n1 0\n"), lzma.compress(b"-1 0\n")
+    padded = tmp_path / "padded"
+    padded.write_bytes(first + bytes(8) + second + bytes(4))  # null bytes, as xz allows
+    assert read_bytes(padded) == b"p cnf 1 2\n1 0\n-1 0\n"
+    assert b"".join(block for block, _ in iter_byte_blocks(padded)) == read_bytes(padded)
+
+
 def test_garbage_after_compression_magic_is_an_error(tmp_path):
     path = tmp_path / "fake.gz"
     path.write_bytes(b"\x1f\x8b" + b"not really gzip" * 10)
