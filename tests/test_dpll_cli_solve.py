@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -382,3 +383,28 @@ def test_a_proof_to_dev_null_with_stdout_there_too_is_fine(tmp_path: Path) -> No
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120,
     )  # fmt: skip
     assert process.returncode == 20 and process.stderr == ""
+
+
+def test_a_dp_input_file_is_solved_as_dp_input_as_stats_reads_it(tmp_path):
+    # read as DIMACS, the DP clauses ran together into one: SAT for an UNSAT formula
+    dp = tmp_path / "u.txt"
+    dp.write_text("1\n-1\n0\nsome key\n")
+    result = run([str(dp)])
+    assert result.exit_code == 20 and "c variables: 1, clauses: 2" in result.stdout
+    assert result.stderr.startswith(
+        f"warning: {dp}:1: no 'p cnf' header, and the first clause line has no closing 0: "
+        "read as the assignment's DP input"
+    )
+    stats = CliRunner().invoke(main, ["stats", str(dp)])
+    assert "assignment" in stats.stdout and re.search(r"clauses: +2\n", stats.stdout)
+    # a .cnf name is DIMACS whatever its lines; --strict reads DIMACS only; stdin is DIMACS
+    named = tmp_path / "u.cnf"
+    named.write_text("1\n-1\n0\n")
+    assert run([str(named), "-q"]).stdout.startswith("s SATISFIABLE")  # the clause 1 -1
+    assert run([str(dp), "--strict"]).exit_code == 1
+    assert run(["-", "-q"], stdin="1\n-1\n0\n").stdout.startswith("s SATISFIABLE")
+    # a maze file keeps the DIMACS reader's error, which names the word it found
+    maze = tmp_path / "m.txt"
+    maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
+    assert "expected a literal or 0, found 'START'" in CliRunner().invoke(
+        main, ["solve", str(maze)]).stderr
