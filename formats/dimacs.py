@@ -59,6 +59,7 @@ BACK_MATTER_PREFIX = "back-matter "
 
 _LITERAL_BYTES = b"0123456789- \t\r\n\v\f"
 _BLANKS_TO_COMMA = bytes.maketrans(b" \t\r\n\v\f", b",,,,,,")
+_BLANK_BYTES = b" \t\r\v\f"
 _HEADER = re.compile(r"p[ \t]+cnf[ \t]+(\S+)[ \t]+(\S+)[ \t]*\r?")
 _LITERAL = re.compile(rb"-?[0-9]+")
 _MINUS_ZERO = re.compile(rb"(?<![^ \t\r\n\v\f])-0+(?![^ \t\r\n\v\f])")
@@ -198,8 +199,14 @@ class _Reader:
                 line += block.count(b"\n", start, begin)
             raw = block[begin:end]
             if raw[: position - begin].strip(b" \t\r\v\f"):
-                self.find_bad_token(raw, line)  # an odd byte inside a clause line
-            self.special_line(raw, line)
+                if block[position : position + 1] == b"c" and block[position - 1] in _BLANK_BYTES:
+                    # `1 2 0 c note`: a comment from a word c to the line's end, as minisat,
+                    # cadical (--strict too) and picosat read it
+                    self.feed_literals(block[begin:position], line)
+                else:
+                    self.find_bad_token(raw, line)  # an odd byte inside a clause line
+            else:
+                self.special_line(raw, line)
             if self.ended:
                 return
             seen += len(raw.translate(None, _LITERAL_BYTES))
@@ -588,6 +595,9 @@ def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
                 if stripped[:1] == b"%":
                     return None
                 tokens = raw.split()
+                comment = next((i for i, token in enumerate(tokens) if token[:1] == b"c"), None)
+                if comment is not None:  # `1 2 0 c note`: the rest of the line is a comment
+                    tokens = tokens[:comment]
                 ended = tokens.count(b"0")
                 if b"00" in raw:  # zeros written as 00: count them exactly
                     ended = sum(1 for token in tokens if not token.strip(b"-0"))

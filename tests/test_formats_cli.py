@@ -293,7 +293,6 @@ BAD_INPUTS = [
     ("minus-zero-late", b"p cnf 2 2\n1 0\nc x\n\n2 -0 0\n", [], 5, "'-0' is not a literal"),
     ("lone-dash", b"p cnf 2 1\n1 - 2 0\n", [], 2, "found '-'"),
     ("percent-inline", b"p cnf 2 1\n1 % 0\n", [], 2, "found '%'"),
-    ("comment-after-literals", b"p cnf 2 1\n1 2 0 c no\n", [], 2, "found 'c'"),
     ("beyond-header", b"p cnf 2 1\n1 -3 0\n", ["--strict"], 2, "literal -3 exceeds"),
     ("more-declared", b"p cnf 3 5\n1 0\n", ["--strict"], 1, "header declares 5 clauses"),
     ("fewer-declared", b"p cnf 3 1\n1 0\n2 0\n", ["--strict"], 1, "header declares 1 clauses"),
