@@ -266,12 +266,86 @@ def solve(
     if proof_path is not None:
         check_output(proof_path, inputs=[input_path])  # now, not after an hour's solve
 
-    def give_up_while_loading(why: str) -> None:
-        comments = [why] if show_stats else []
+    gave_up: str | None = None
+    answer: bool | None = None
+    seconds = 0.0
+    interrupted = False
+    unwritten: OSError | None = None
+    try:
+        with _proof_output(proof_path, input_path, binary_proof) as proof_out:
+            solver = Solver(
+                mode=mode, heuristic=heuristic, seed=seed, with_proof=proof_path is not None,
+                proof_file=proof_out, binary_proof=binary_proof,
+            )  # fmt: skip
+            gave_up = _load(solver, input_path, strict, show_stats, mode, timeout, started)
+            if gave_up is None:
+                answer, seconds, interrupted = _run(
+                    solver, mode, heuristic, show_stats, conflicts, timeout, started
+                )
+            if answer is not False:
+                raise _NoProof  # FILE must not keep an older run's proof: it is left empty
+    except OSError as exc:
+        if proof_path is None or answer is not False:
+            raise  # (a proof that could not be written while solving: one error line)
+        unwritten = exc  # a full disk at the end: the answer still stands, and is printed
+
+    if gave_up is not None:
+        comments = [gave_up] if show_stats else []
         click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
         sys.exit(EXIT_UNKNOWN)
+    comments = _statistics(solver, seconds) if show_stats else []
+    if answer is None:
+        if show_stats:
+            why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
+            comments.append(f"stopped: {why}")
+        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
+        sys.exit(EXIT_UNKNOWN)
+    if answer:
+        result = SolverResult("SAT", solver.get_model(), comments)
+        click.echo(competition_text(result), nl=False)
+        sys.exit(EXIT_SAT)
+    if proof_path is not None and show_stats:
+        kind = "binary DRAT" if binary_proof else "DRUP"
+        done = " not written" if unwritten else ""
+        comments.append(f"proof ({kind}){done}: {proof_path}")
+    click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
+    if unwritten is not None:
+        raise unwritten  # one error line naming the proof file, exit 1: what was asked is missing
+    sys.exit(EXIT_UNSAT)
 
-    solver = Solver(mode=mode, heuristic=heuristic, seed=seed, with_proof=proof_path is not None)
+
+class _NoProof(Exception):
+    """Raised in `_proof_output`'s block when the run ends without a proof to keep."""
+
+
+@contextlib.contextmanager
+def _proof_output(proof_path: str | None, input_path: str, binary: bool) -> Iterator[Any]:
+    """The ``--proof`` file, open for the solver to write lemmas to as it finds them (so
+    a long run's proof costs no memory), made whole only at the end (atomic). A run that
+    ends without UNSAT (`_NoProof`) leaves FILE empty, as cadical does: never a proof of
+    an earlier run. Yields None without ``--proof``."""
+    if proof_path is None:
+        with contextlib.suppress(_NoProof):
+            yield None
+        return
+    try:
+        with atomic_output(proof_path, inputs=[input_path], binary=binary) as out:
+            yield out
+    except _NoProof:
+        with atomic_output(proof_path, inputs=[input_path], binary=binary):
+            pass
+
+
+def _load(
+    solver: Solver,
+    input_path: str,
+    strict: bool,
+    show_stats: bool,
+    mode: str,
+    timeout: float | None,
+    started: float,
+) -> str | None:
+    """Read the input into ``solver``; None, or why it gave up (Ctrl-C, the deadline)."""
     try:
         with _alarm(None if timeout is None else timeout - (time.monotonic() - started)):
             if not strict and _dp_input(input_path):
@@ -289,10 +363,22 @@ def solve(
             solver.append_formula(formula)
             del formula  # the engine holds what it needs: a big formula is not kept twice
     except KeyboardInterrupt:
-        give_up_while_loading("interrupted")
+        return "interrupted"
     except _DeadlineReached:
-        give_up_while_loading("stopped: limit reached (--timeout) while reading")
+        return "stopped: limit reached (--timeout) while reading"
+    return None
 
+
+def _run(
+    solver: Solver,
+    mode: str,
+    heuristic: str | None,
+    show_stats: bool,
+    conflicts: int | None,
+    timeout: float | None,
+    started: float,
+) -> tuple[bool | None, float, bool]:
+    """Solve under the limits: (the answer or None, solve seconds, whether Ctrl-C came)."""
     show_progress = show_stats and sys.stderr.isatty()
     answer: bool | None = None
     solve_start = time.monotonic()
@@ -322,38 +408,7 @@ def solve(
         except KeyboardInterrupt:  # a second Ctrl-C before the solver stopped
             answer = None
         seconds = time.monotonic() - solve_start
-        interrupted = bool(presses)
-
-    comments = _statistics(solver, seconds) if show_stats else []
-    if answer is None:
-        if show_stats:
-            why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
-            comments.append(f"stopped: {why}")
-        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
-        sys.exit(EXIT_UNKNOWN)
-    if answer:
-        result = SolverResult("SAT", solver.get_model(), comments)
-        click.echo(competition_text(result), nl=False)
-        sys.exit(EXIT_SAT)
-    unwritten: OSError | None = None
-    if proof_path is not None:
-        try:
-            with atomic_output(proof_path, inputs=[input_path], binary=binary_proof) as out:
-                if binary_proof:
-                    out.write(solver.get_proof_binary())
-                else:
-                    for line in solver.get_proof() or ():
-                        out.write(line + "\n")
-        except OSError as exc:  # a full disk: the answer still stands, and is printed
-            unwritten = exc
-        if show_stats:
-            kind = "binary DRAT" if binary_proof else "DRUP"
-            done = " not written" if unwritten else ""
-            comments.append(f"proof ({kind}){done}: {proof_path}")
-    click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
-    if unwritten is not None:
-        raise unwritten  # one error line naming the proof file, exit 1: what was asked is missing
-    sys.exit(EXIT_UNSAT)
+    return answer, seconds, bool(presses)
 
 
 # ---------------------------------------------------------------- satkit dp

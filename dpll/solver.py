@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from typing import Any
+from typing import IO, Any
 
 from dpll.cdcl import CDCLEngine, gc_paused
 from dpll.engine import STAT_KEYS, Engine, Limits
@@ -196,6 +196,10 @@ class Solver:
         ``"dlis"``.
     :param seed: random seed (0 = the deterministic default order for ``cdcl``).
     :param with_proof: log a DRUP proof (see `get_proof`, `get_proof_binary`).
+    :param proof_file: an open file the proof is written to as it is found (text DRUP,
+        or binary DRAT with ``binary_proof``), instead of being kept in memory: a long
+        run's proof then costs no memory, and `get_proof` gives None. Implies
+        ``with_proof``.
     :param incr: accepted for PySAT compatibility (Glucose's incremental mode); no effect.
     :param warm_start: accepted for PySAT compatibility; no effect.
     :param native_card: accepted for PySAT compatibility; no effect (AtMost constraints
@@ -220,6 +224,8 @@ class Solver:
         heuristic: str | None = None,
         seed: int = 0,
         with_proof: bool = False,
+        proof_file: IO[Any] | None = None,
+        binary_proof: bool = False,
         incr: bool = False,
         warm_start: bool = False,
         native_card: bool = False,
@@ -246,7 +252,8 @@ class Solver:
         self.heuristic = heuristic
         self.seed = seed
         self._engine_options = engine_options
-        self._proof = ProofLog() if with_proof else None
+        with_proof = with_proof or proof_file is not None
+        self._proof = ProofLog(proof_file, binary=binary_proof) if with_proof else None
         self._use_timer = use_timer
         self._nof_clauses = 0
         self._nvars = 0
@@ -625,11 +632,13 @@ class Solver:
 
     def get_proof(self) -> list[str] | None:
         """The DRUP proof so far as text lines (``"1 -2 0"``, ``"d 1 -2 0"``), or None
-        without ``with_proof=True``. After UNSAT without assumptions it ends with ``"0"``."""
+        without ``with_proof=True`` (or with ``proof_file``, where it went). After UNSAT
+        without assumptions it ends with ``"0"``."""
         return None if self._proof is None else self._proof.lines()
 
     def get_proof_binary(self) -> bytes | None:
-        """The same proof in binary DRAT, or None without ``with_proof=True``."""
+        """The same proof in binary DRAT, or None without ``with_proof=True`` (or with
+        ``proof_file``)."""
         return None if self._proof is None else self._proof.to_binary()
 
     def accum_stats(self) -> dict[str, int]:

@@ -164,11 +164,18 @@ def test_text_and_binary_proofs_verify(tmp_path: Path) -> None:
     assert decoded == proof.read_text().splitlines()
 
 
-def test_no_proof_file_for_a_satisfiable_formula(tmp_path: Path) -> None:
-    proof = tmp_path / "none.drup"
-    path = write(tmp_path, "sat.cnf", SATISFIABLE)
-    assert run([str(path), "--proof", str(proof)]).exit_code == 10
-    assert not proof.exists()
+def test_without_unsat_the_proof_file_is_empty_never_an_older_proof(tmp_path: Path) -> None:
+    # as cadical leaves it; an earlier run's proof of another formula used to stay
+    proof = tmp_path / "p.drup"
+    unsat = write(tmp_path, "unsat.cnf", UNSATISFIABLE)
+    assert run([str(unsat), "--proof", str(proof)]).exit_code == 20 and proof.read_text()
+    sat = write(tmp_path, "sat.cnf", SATISFIABLE)
+    assert run([str(sat), "--proof", str(proof)]).exit_code == 10
+    assert proof.read_text() == ""
+    assert run([str(unsat), "--proof", str(proof)]).exit_code == 20 and proof.read_text()
+    stopped = run([str(unsat), "--proof", str(proof), "--conflicts", "0", "--mode", "classic"])
+    assert stopped.exit_code == 0 and proof.read_text() == ""
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_proof_never_overwrites_the_input(tmp_path: Path) -> None:

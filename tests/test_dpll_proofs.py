@@ -158,3 +158,22 @@ def test_classic_mode_proofs_verify() -> None:
                 continue
             lines = s.get_proof()
         assert verify(25, clauses, "\n".join(lines) + "\n").ok
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+def test_a_proof_file_gets_the_same_proof_as_it_is_found(mode: str) -> None:
+    # `satkit solve --proof` streams the proof: a long run's proof used to be held in
+    # memory (about 12 bytes of RAM per proof byte, audit 15-A)
+    import io
+
+    clauses = random_cnf(7, 40, 5.0)
+    with Solver(bootstrap_with=clauses, mode=mode, with_proof=True) as kept:
+        assert kept.solve() is False
+        lines, binary = kept.get_proof(), kept.get_proof_binary()
+    text, raw = io.StringIO(), io.BytesIO()
+    with Solver(bootstrap_with=clauses, mode=mode, proof_file=text) as streamed:
+        assert streamed.solve() is False and streamed.get_proof() is None
+    with Solver(bootstrap_with=clauses, mode=mode, proof_file=raw, binary_proof=True) as packed:
+        assert packed.solve() is False and packed.get_proof_binary() is None
+    assert text.getvalue() == "\n".join(lines) + "\n" and raw.getvalue() == binary
+    assert verify(40, clauses, text.getvalue()).ok
