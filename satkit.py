@@ -45,6 +45,9 @@ class _LazyGroup(click.Group):
 def main() -> None:
     """satkit: solve DIMACS CNF with a pure-Python DPLL, run the maze treasure hunt,
     export CNF for other solvers, and cross-check answers against real solvers."""
+    from formats.streams import buffer_stdout
+
+    buffer_stdout()
 
 
 if __name__ == "__main__":

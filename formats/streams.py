@@ -606,6 +606,26 @@ class _SurrogateSafeStdout:
         self.buffer.flush()
 
 
+def buffer_stdout() -> None:
+    """Give standard output a buffered byte layer when it has none (``PYTHONUNBUFFERED``,
+    ``python -u``): there, one big write to a file that hits a size limit or a full disk
+    writes only part, and the text layer drops the rest without an error, so a cut-off
+    model or DP file came with exit 10 or 0. A ``BufferedWriter`` writes the rest or
+    raises (a one-line error). Output still appears at once: it is flushed after each
+    print, as click does."""
+    stream = sys.stdout
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase) or not isinstance(stream, io.TextIOWrapper):
+        return
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(raw),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=True,
+    )
+
+
 def _stdout_text() -> IO[str]:
     """``sys.stdout``, or when it has a byte buffer, a writer that keeps kept bytes."""
     buffer = getattr(sys.stdout, "buffer", None)

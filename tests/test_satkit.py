@@ -74,3 +74,30 @@ def test_an_empty_output_name_is_one_error_line_before_any_work() -> None:
         assert result.exit_code == 1, command
         assert result.stderr == "error: '': an empty name is no output file\n", command
         assert result.stdout == "", command
+
+
+def test_output_cut_short_by_a_size_limit_is_an_error_even_unbuffered(tmp_path: Path) -> None:
+    # under PYTHONUNBUFFERED (or -u) one big write to a file that reaches its size limit
+    # wrote a part, and the text layer dropped the rest: a cut-off model with exit 10
+    import os
+    import resource
+
+    n = 60_000
+    cnf = tmp_path / "chain.cnf"
+    chain = "".join(f"{i} -{i + 1} 0\n" for i in range(1, n))
+    cnf.write_text(f"p cnf {n} {n}\n{chain}{n} 0\n")
+    limit = 64 * 1024  # the model's v lines take about 400 KB
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    for unbuffered in ("1", ""):
+        with open(tmp_path / "out.txt", "wb") as out:
+            done = subprocess.run(
+                [sys.executable, "-m", "satkit", "solve", "-q", str(cnf)],
+                stdout=out, stderr=subprocess.PIPE, preexec_fn=small_files,
+                env={**os.environ, "PYTHONUNBUFFERED": unbuffered},
+                cwd=ROOT, check=False,
+            )  # fmt: skip
+        assert done.returncode == 1, (unbuffered, done.stderr)
+        assert done.stderr.decode() == "error: <stdout>: File too large\n"
