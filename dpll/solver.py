@@ -307,7 +307,12 @@ class Solver:
     def __enter__(self) -> Solver:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is MemoryError or (
+            isinstance(exc_type, type) and issubclass(exc_type, MemoryError)
+        ):
+            self._engine = None  # out of memory: free it first, keep no statistics
+            return
         self.delete()
 
     def delete(self) -> None:

@@ -127,6 +127,12 @@ def report_errors(func: F) -> F:
             fail(what if where is None else f"{where}: {what}")
         except MemoryError as exc:  # past the size checks: a process memory limit, say
             detail = f": {exc}" if str(exc) else ""
+            # the traceback holds the frames that hold the solver: let it go before the
+            # message is printed, or printing it fails for want of memory in turn (a
+            # chained traceback of MemoryErrors)
+            exc.__traceback__ = None
+            exc.__context__ = None
+            del exc
             fail(f"out of memory{detail} (this process may not use more; try a smaller input)")
         except KeyboardInterrupt:
             # Ctrl-C or SIGTERM in a command that has no answer to give when stopped

@@ -327,6 +327,36 @@ def test_memory_error_past_the_checks_is_one_error_line(
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_out_of_memory_lets_the_solver_go_before_the_message_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # printing the message itself ran out of memory while the traceback kept the
+    # solver alive: a chain of MemoryError tracebacks after the error line (audit 15-D)
+    import dpll.cli
+    import formats.cli
+
+    freed: list[bool] = []
+
+    class Held:
+        def __del__(self) -> None:
+            freed.append(True)
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        held = Held()  # noqa: F841 - kept alive only by this frame (and its traceback)
+        raise MemoryError
+
+    real_fail = formats.cli.fail
+
+    def fail(message: str, code: int = 1) -> None:
+        assert freed, "the frames of the failed solve are still held"
+        real_fail(message, code)
+
+    monkeypatch.setattr(dpll.cli.Solver, "append_formula", no_memory)
+    monkeypatch.setattr(formats.cli, "fail", fail)
+    result = run([str(write(tmp_path, "sat.cnf", SATISFIABLE))])
+    assert result.exit_code == 1 and result.stderr.startswith("error: out of memory")
+
+
 def test_a_proof_into_the_file_stdout_goes_to_is_a_usage_error(tmp_path: Path) -> None:
     # `--proof -` is refused; so is the same file by another name: both writers would
     # overwrite each other (the proof from offset 0, the answer at its own offset)

@@ -670,3 +670,21 @@ def test_pysat_keywords_names_and_methods_are_taken() -> None:
     s.delete()
     s.new("g3", [[-2]])
     assert s.solve() is True and s.get_model() == [-1, -2]  # (variables 1..2, as in PySAT)
+
+
+def test_out_of_memory_in_a_with_block_frees_the_engine_without_touching_it():
+    # `dp --mode cdcl` out of memory crashed (SIGSEGV) gathering statistics on the way out
+    solver = Solver(bootstrap_with=[[1, 2], [-1]])
+
+    def no_stats():
+        raise AssertionError("statistics asked of an engine that ran out of memory")
+
+    solver._engine.stats = no_stats
+    try:
+        with solver:
+            raise MemoryError
+    except MemoryError:
+        pass
+    assert solver._engine is None
+    with pytest.raises(RuntimeError, match="deleted"):
+        solver.solve()
