@@ -128,11 +128,13 @@ def _first_tokens(text: str) -> list[str]:
 
 
 def looks_like_maze(text: str) -> bool:
-    """True when the first non-blank line is not CNF (no ``c``/``p``/``%`` line, not integers)."""
+    """True when the first non-blank line is not CNF (no ``c``/``p``/``%`` line, not integers
+    before a ``c`` comment word, as in ``1 2 0 c note``)."""
     tokens = _first_tokens(text)
     if not tokens or tokens[0][0] in "cp%":
         return False
-    return not all(token.lstrip("-").isdigit() for token in tokens)
+    comment = next((i for i, token in enumerate(tokens) if token[0] == "c"), len(tokens))
+    return not all(token.lstrip("-").isdigit() for token in tokens[:comment])
 
 
 def maze_instance(

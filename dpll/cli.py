@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 import threading
@@ -23,9 +22,7 @@ from formats.cli import (
     report_errors,
     signal_raises,
 )
-from formats.detect import detect_format, named_dimacs
-from formats.dimacs import read_dimacs
-from formats.errors import FormatError, FormatWarning
+from formats.detect import read_dimacs_or_dp
 from formats.formula import Formula
 from formats.results import SolverResult, competition_text
 from formats.streams import (
@@ -33,7 +30,6 @@ from formats.streams import (
     check_output,
     display_name,
     is_stdout,
-    iter_byte_blocks,
 )
 
 EXIT_SAT = 10
@@ -44,24 +40,6 @@ VARIABLE_BYTES = {"classic": 100, "cdcl": 240}
 """A lower bound on the solver's memory per variable, by mode (measured: 119 bytes
 classic; cdcl 240 at 5 million variables, 288-420 at peak), for refusing a variable
 count that cannot fit."""
-
-
-def _dp_input(path: str) -> bool:
-    """Whether the regular file ``path`` looks like the assignment's DP input, as `stats`
-    and `convert` tell (`formats.detect.detect_format`), and its first line is numbers:
-    read as DIMACS, its clauses would run together into one. A ``.cnf`` name, stdin
-    and pipes are DIMACS; so is anything else (a maze file gets the DIMACS reader's
-    error, which names the word it found)."""
-    if path == "-" or named_dimacs(path) or not os.path.isfile(path):
-        return False
-    try:
-        first, _line = next(iter_byte_blocks(path, 1 << 16), (b"", 1))
-    except FormatError:
-        return False  # the DIMACS reader says what is wrong
-    if detect_format(first, path) != "assignment":
-        return False
-    line = next((text for text in first.split(b"\n") if text.strip()), b"")
-    return all(token.lstrip(b"-").isdigit() for token in line.split())
 
 
 def _refuse_if_too_big(input_path: str, formula: Formula, mode: str) -> None:
@@ -348,16 +326,7 @@ def _load(
     """Read the input into ``solver``; None, or why it gave up (Ctrl-C, the deadline)."""
     try:
         with _alarm(None if timeout is None else timeout - (time.monotonic() - started)):
-            if not strict and _dp_input(input_path):
-                formula = read_dp_input(input_path)
-                formula.warnings.insert(0, FormatWarning(
-                    display_name(input_path), 1,
-                    "no 'p cnf' header, and the first clause line has no closing 0: read as "
-                    "the assignment's DP input (one clause per line; name the file .cnf to "
-                    "read it as DIMACS)",
-                ))  # fmt: skip
-            else:
-                formula = read_dimacs(input_path, strict=strict)
+            formula = read_dimacs_or_dp(input_path, strict=strict)
             print_warnings(formula.warnings, quiet=not show_stats)
             _refuse_if_too_big(input_path, formula, mode)
             solver.append_formula(formula)

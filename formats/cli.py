@@ -124,6 +124,8 @@ def report_errors(func: F) -> F:
             if where is None and exc.errno in _WRITE_ERRORS:
                 where = "<stdout>"  # (atomic outputs name their file: what is left is print())
             what = exc.strerror or str(exc)
+            if where == "<stdout>":
+                _silence_stdout()
             fail(what if where is None else f"{where}: {what}")
         except MemoryError as exc:  # past the size checks: a process memory limit, say
             detail = f": {exc}" if str(exc) else ""
@@ -143,6 +145,19 @@ def report_errors(func: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _silence_stdout() -> None:
+    """After a write to standard output failed (a full disk): point it at /dev/null, so
+    that the flush at exit does not fail again (Python's 'Exception ignored' and exit
+    120 after our one error line). Nothing to do where stdout is no file (tests)."""
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):
+        return
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def available_memory() -> int | None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 
 from formats.assignment import parse_dp_input, read_dp_text
-from formats.dimacs import parse_dimacs
+from formats.dimacs import BLOCK_SIZE, parse_dimacs, parse_dimacs_blocks
+from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import display_name, read_bytes
+from formats.streams import display_name, iter_byte_blocks, read_bytes
 
 FORMATS = ("dimacs", "assignment")
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
@@ -50,6 +52,9 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
             continue
         if tokens[0][0] in "cp%":
             return "dimacs"
+        comment = next((i for i, token in enumerate(tokens) if token[0] == "c"), None)
+        if comment is not None:
+            tokens = tokens[:comment]  # `1 2 0 c note`: a comment after the literals
         if tokens == ["0"]:
             return "assignment"
         return "dimacs" if tokens[-1] == "0" else "assignment"
@@ -72,3 +77,40 @@ def read_formula(
     if kind == "dimacs":
         return parse_dimacs(data, name, strict=strict), kind
     return parse_dp_input(read_dp_text(data, name), name), kind
+
+
+def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> Formula:
+    """A solver's input: DIMACS, or the assignment's DP input when it looks like one.
+
+    One pass over the input, stdin and pipes included: the first block decides
+    (`detect_format`); DIMACS is streamed, DP input read whole. ``strict`` and a
+    ``.cnf``/``.dimacs`` name mean DIMACS. When the DP reader refuses what looked
+    like DP input (a headerless DIMACS clause spanning lines), DIMACS is read after
+    all. Input read as DP carries a warning saying so.
+    """
+    name = display_name(path)
+    blocks = iter_byte_blocks(path, BLOCK_SIZE)
+    first = next(blocks, None)
+    head = [first] if first is not None else []
+    if strict or named_dimacs(path) or first is None or not _looks_like_dp(first[0]):
+        return parse_dimacs_blocks(itertools.chain(head, blocks), name, strict=strict)
+    data = b"".join(block for block, _line in itertools.chain(head, blocks))
+    try:
+        formula = parse_dp_input(read_dp_text(data, name), name)
+    except FormatError:
+        return parse_dimacs(data, name)
+    formula.warnings.insert(0, FormatWarning(
+        name, 1,
+        "no 'p cnf' header, and the lines are laid out as the assignment's DP input (one "
+        "clause per line, then a line '0'): read so (name the file .cnf to read it as DIMACS)",
+    ))  # fmt: skip
+    return formula
+
+
+def _looks_like_dp(block: bytes) -> bool:
+    """The first block is DP input by `detect_format`, and its first line is numbers (a
+    maze file or other text gets the DIMACS reader's error, naming the word it found)."""
+    if detect_format(block) != "assignment":
+        return False
+    line = next((text for text in block.split(b"\n") if text.strip()), b"")
+    return all(token.lstrip(b"-").isdigit() for token in line.split())

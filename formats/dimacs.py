@@ -527,6 +527,15 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
     return reader.finish(reader.end_line if reader.ended else first_line + block.count(b"\n"))
 
 
+def parse_dimacs_blocks(
+    blocks: Iterable[tuple[bytes, int]], name: str, *, strict: bool = False
+) -> Formula:
+    """Parse DIMACS from ``(block, first_line)`` pairs of whole lines, as
+    `formats.streams.iter_byte_blocks` gives them (for a caller that looked at the
+    first block before deciding how to read the rest)."""
+    return _parse_blocks(blocks, name, strict)
+
+
 def _text_blocks(data: bytes, block_size: int | None = None) -> Iterator[tuple[bytes, int]]:
     """Cut an in-memory buffer into blocks of whole lines: ``(block, first_line)``.
 

@@ -376,13 +376,13 @@ def test_a_proof_into_the_file_stdout_goes_to_is_a_usage_error(tmp_path: Path) -
 def test_timeout_covers_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import dpll.cli
 
-    real_read = dpll.cli.read_dimacs
+    real_read = dpll.cli.read_dimacs_or_dp
 
     def slow_read(*args: object, **kwargs: object) -> object:
         time.sleep(30)  # a huge file; the alarm interrupts the sleep
         return real_read(*args, **kwargs)
 
-    monkeypatch.setattr(dpll.cli, "read_dimacs", slow_read)
+    monkeypatch.setattr(dpll.cli, "read_dimacs_or_dp", slow_read)
     path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
     result = run([path, "--timeout", "0.2"])
     assert result.exit_code == 0
@@ -398,7 +398,7 @@ def test_quiet_interrupt_while_reading_prints_only_the_s_line(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(dpll.cli, "read_dimacs", interrupted)
+    monkeypatch.setattr(dpll.cli, "read_dimacs_or_dp", interrupted)
     path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
     assert run([path, "-q"]).stdout == "s UNKNOWN\n"
     assert run([path]).stdout == "c interrupted\ns UNKNOWN\n"
@@ -428,18 +428,30 @@ def test_a_dp_input_file_is_solved_as_dp_input_as_stats_reads_it(tmp_path):
     dp.write_text("1\n-1\n0\nsome key\n")
     result = run([str(dp)])
     assert result.exit_code == 20 and "c variables: 1, clauses: 2" in result.stdout
-    assert result.stderr.startswith(
-        f"warning: {dp}:1: no 'p cnf' header, and the first clause line has no closing 0: "
-        "read as the assignment's DP input"
+    assert result.stderr == (
+        f"warning: {dp}:1: no 'p cnf' header, and the lines are laid out as the assignment's "
+        "DP input (one clause per line, then a line '0'): read so (name the file .cnf to read "
+        "it as DIMACS)\n"
     )
     stats = CliRunner().invoke(main, ["stats", str(dp)])
     assert "assignment" in stats.stdout and re.search(r"clauses: +2\n", stats.stdout)
-    # a .cnf name is DIMACS whatever its lines; --strict reads DIMACS only; stdin is DIMACS
+    # a .cnf name is DIMACS whatever its lines; --strict reads DIMACS only
     named = tmp_path / "u.cnf"
     named.write_text("1\n-1\n0\n")
     assert run([str(named), "-q"]).stdout.startswith("s SATISFIABLE")  # the clause 1 -1
     assert run([str(dp), "--strict"]).exit_code == 1
-    assert run(["-", "-q"], stdin="1\n-1\n0\n").stdout.startswith("s SATISFIABLE")
+    # stdin too, as convert and crosscheck read it (one pass: the first block decides)
+    assert run(["-", "-q"], stdin="1\n-1\n0\n").stdout.startswith("s UNSATISFIABLE")
+    # what the DP reader refuses is read as DIMACS after all: a headerless clause that
+    # spans lines (minisat: UNSAT)
+    span = tmp_path / "span.txt"
+    span.write_text("1 2\n3 0\n-1 0\n-2 0\n-3 0\n")
+    assert run([str(span), "-q"]).stdout == "s UNSATISFIABLE\n"
+    # a comment after a clause is no DP line: stats, solve and crosscheck read it alike
+    noted = tmp_path / "noted.txt"
+    noted.write_text("1 2 0 c note\n-1 0\n-2 0\n")
+    assert run([str(noted), "-q"]).stdout == "s UNSATISFIABLE\n"
+    assert "dimacs" in CliRunner().invoke(main, ["stats", str(noted)]).stdout
     # a maze file keeps the DIMACS reader's error, which names the word it found
     maze = tmp_path / "m.txt"
     maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
