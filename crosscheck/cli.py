@@ -47,7 +47,7 @@ from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
-from formats.cli import Seconds, fail, report_errors
+from formats.cli import EXIT_INTERRUPTED, Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
 from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
@@ -632,7 +632,7 @@ def shrink_command(
     except KeyboardInterrupt:  # in the first check: nothing is known to fail yet
         progress.close()
         _echo("interrupted: nothing shrunk, nothing written", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INTERRUPTED)
     finally:
         progress.close()
     if result is None:

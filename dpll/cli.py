@@ -195,7 +195,8 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     metavar="FILE",
     type=click.Path(),
     default=None,
-    help="When unsatisfiable, write a DRUP proof to FILE (atomically).",
+    help="Write the DRUP proof to FILE as it is found, made whole at the end; FILE is left "
+    "empty when the answer is not UNSATISFIABLE.",
 )
 @click.option("--binary-proof", is_flag=True, help="Write the proof in binary DRAT.")
 @click.option(
@@ -220,7 +221,8 @@ def solve(
     show_stats: bool,
     strict: bool,
 ) -> None:
-    """Solve a DIMACS CNF FILE ('-' = stdin; .gz/.bz2/.xz read transparently).
+    """Solve a DIMACS CNF FILE ('-' = stdin; .gz/.bz2/.xz read transparently; a file
+    laid out as the assignment's DP input is read as one, with a warning).
 
     Prints SAT-competition output on stdout: 'c' comment lines, one 's' line
     (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and 'v' lines with the model.

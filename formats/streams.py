@@ -61,6 +61,14 @@ def _open_compressed(kind: str, fileobj: IO[bytes]) -> IO[bytes]:
     return io.BufferedReader(_Streams(kind, fileobj), _COMPRESSED_PIECE)
 
 
+class TrailingBytes(OSError):
+    """Bytes after a whole bz2 or xz stream that start no other stream."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"bytes that are not {kind} data follow the {kind} stream")
+        self.kind = kind
+
+
 class _Streams(io.RawIOBase):
     """Decompressed bz2 or xz data from ``raw``, one stream after the other.
 
@@ -103,7 +111,13 @@ class _Streams(io.RawIOBase):
                         continue
                 self._decompressor = decompressor = self._new()
                 self._carry = None
-                data = rest
+                try:
+                    out = decompressor.decompress(rest, size)
+                except (OSError, lzma.LZMAError) as exc:
+                    raise TrailingBytes(self._kind) from exc
+                if out:
+                    return out
+                continue
             elif decompressor.needs_input:
                 data = self._raw.read(_COMPRESSED_PIECE)
                 if not data:
@@ -138,6 +152,12 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
 def _broken_stream(kind: str, exc: BaseException) -> str:
     """What is wrong with compressed data whose decompression raised ``exc``."""
     detail = str(exc) or type(exc).__name__
+    if isinstance(exc, TrailingBytes):
+        tool = {"bz2": "bzip2 -d drops them with a warning", "xz": "xz -d refuses them too"}
+        return (
+            f"bytes that are not {kind} data follow the {kind} stream ({tool[exc.kind]}; "
+            "a damaged second stream looks the same, so satkit does not guess)"
+        )
     if isinstance(exc, gzip.BadGzipFile) and detail.startswith("Not a gzipped"):
         # a whole gzip stream, then bytes that start no other one: `gzip -d` and the
         # solvers drop them, but a damaged second member looks the same, and dropping

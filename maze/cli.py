@@ -371,7 +371,7 @@ def decode_command(
         what = (
             f"its NO SOLUTION is for K={decoded.steps}"
             if decoded.path is None
-            else f"its walk makes {decoded.steps} moves"
+            else f"its walk was encoded for {_moves(decoded.steps)}"
         )
         click.echo(
             f"note: {name} was encoded with K={decoded.steps}, not {maze.name}'s K={maze.steps}:"
@@ -669,13 +669,17 @@ def show_command(
         click.echo(f"{output}: drawn with {used}", err=True)
 
 
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 def _shorter_note(steps: int, walk: list[str]) -> str:
     """The note for a NO SOLUTION at K when a walk of fewer moves collects everything."""
     moves = len(walk) - 1
     return (
         f"note: no walk makes exactly K={steps} moves (each step of the encoding is a move), "
-        f"but {' '.join(walk)} collects every treasure in {moves}: `maze solve --shortest` "
-        f"(or -k {moves}) finds it"
+        f"but {' '.join(walk)} collects every treasure in {_moves(moves)}: `maze solve "
+        f"--shortest` (or -k {moves}) finds it"
     )
 
 

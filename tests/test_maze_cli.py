@@ -313,7 +313,8 @@ def test_no_solution_at_k_names_a_shorter_walk(tmp_path):
     maze = tmp_path / "dead.txt"
     maze.write_text(DEAD_END)
     note = "note: no walk makes exactly K=3 moves (each step of the encoding is a move), but "
-    note += "START A collects every treasure in 1: `maze solve --shortest` (or -k 1) finds it\n"
+    note += "START A collects every treasure in 1 move: `maze solve --shortest` (or -k 1) "
+    note += "finds it\n"
     result = run("solve", maze)
     assert result.exit_code == 20 and result.stdout == "NO SOLUTION\n" and result.stderr == note
     data = json.loads(run("solve", maze, "--json").stdout)
@@ -339,7 +340,8 @@ def test_decode_notes_a_walk_encoded_with_another_k(tmp_path):
     path = parse_path_text(result.stdout)
     assert result.exit_code == 0 and not path_problems(read_maze(EXAMPLE), path, 3)
     assert result.stderr == (
-        f"note: {dp_out} was encoded with K=3, not {EXAMPLE}'s K=5: its walk makes 3 moves\n"
+        f"note: {dp_out} was encoded with K=3, not {EXAMPLE}'s K=5: its walk was encoded for "
+        "3 moves\n"
     )
     assert run("decode", dp_out, "--maze", EXAMPLE, "-k", "3").stderr == ""
 
