@@ -563,9 +563,10 @@ def _fuzz(
 # -------------------------------------------------------------------------------- shrink
 
 
-def _why_no_failure(instance: Instance, check: CheckOptions) -> str:
-    """Why the plain CNF shows no failure, as far as one full check (the maze too) tells."""
-    record = check_instance(instance, check)
+def _why_no_failure(instance: Instance, check: CheckOptions, plain: dict[str, Any]) -> str:
+    """Why the plain CNF shows no failure: its check's record ``plain`` tells, and for a maze
+    one full check (the maze's search and path check too) more."""
+    record = plain if instance.maze is None else check_instance(instance, check)
     failed = sorted(name for name, _outcome in failure_signature(record))
     if failed:
         verb = "fails" if len(failed) == 1 else "fail"
@@ -622,12 +623,14 @@ def shrink_command(
     instance = load_instance(path, encoding=encoding)
     check = CheckOptions(solvers, timeout, proofs, seed)
     progress = _Progress(0, quiet)
+    first: list[dict[str, Any]] = []
     try:
         result = shrink_instance(
             instance,
             check,
             max_checks=max_checks,
             progress=_shrink_progress(progress, instance.name),
+            first_record=first,
         )
     except KeyboardInterrupt:  # in the first check: nothing is known to fail yet
         progress.close()
@@ -636,7 +639,8 @@ def shrink_command(
     finally:
         progress.close()
     if result is None:
-        fail(f"{instance.name}: no failure to shrink: {_why_no_failure(instance, check)}")
+        why = _why_no_failure(instance, check, first[0])
+        fail(f"{instance.name}: no failure to shrink: {why}")
         return
     reproduce = check_command(target, check)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(result.failures))

@@ -170,6 +170,7 @@ def shrink_instance(
     *,
     max_checks: int = 5000,
     progress: ShrinkProgress | None = None,
+    first_record: list[dict[str, Any]] | None = None,
 ) -> ShrinkResult | None:
     """Shrink ``instance``'s clauses while a failure of the plain CNF reproduces.
 
@@ -180,6 +181,8 @@ def shrink_instance(
     is how many ran. ``progress``, when given, is told after every check. Ctrl-C
     after the first check ends the shrinking with the smallest failing formula so
     far (``ShrinkResult.interrupted``); during the first one it is raised.
+    ``first_record``, when given, gets the first check's record appended (to say why
+    nothing fails without checking again).
     """
     original = len(instance.clauses)
     checks = 0
@@ -196,6 +199,8 @@ def shrink_instance(
             progress(checks, smallest, original)
 
     first = check(instance.clauses, instance.nvars)
+    if first_record is not None:
+        first_record.append(first)
     tell()
     target = failure_signature(first)
     if not target:

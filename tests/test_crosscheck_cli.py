@@ -361,7 +361,7 @@ def test_shrink_to_stdout_and_nothing_to_shrink(tmp_path, unsat_with_five):
     assert result.exit_code == 1 and result.stderr.startswith("error: ")
 
 
-def test_nothing_to_shrink_says_why(tmp_path):
+def test_nothing_to_shrink_says_why(tmp_path, monkeypatch):
     # the maze search or path check is not part of a plain CNF: that is no agreement
     liar = _script(tmp_path, "say-unsat", 'echo "s UNSATISFIABLE"; exit 20')
     maze = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
@@ -373,7 +373,14 @@ def test_nothing_to_shrink_says_why(tmp_path):
         f"error: {maze}: no failure to shrink: bin:{liar} fails only against the maze (its "
         "search or the path check), which a CNF cut down clause by clause cannot keep\n"
     )
-    # a timeout is not a failure, and not an agreement either
+    # a timeout is not a failure, and not an agreement either; a plain CNF is not checked
+    # a second time to say so (the timeout would be waited out twice)
+    import crosscheck.cli
+
+    def no_second_check(*_args):
+        raise AssertionError("a plain CNF checked again")
+
+    monkeypatch.setattr(crosscheck.cli, "check_instance", no_second_check)
     hang = _script(tmp_path, "hang", "exec sleep 30")
     source = tmp_path / "s.cnf"
     source.write_text("p cnf 5 2\n1 5 0\n-1 2 0\n")
