@@ -39,18 +39,21 @@ def test_one_job_and_no_tasks():
     assert list(run_pool(0, lambda i: i, _lost, jobs=4)) == []
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def test_closing_early_kills_the_workers():
     results = run_pool(5, lambda i: time.sleep(0.2 if i else 0) or os.getpid(), _lost, jobs=2)
     _index, pid = next(results)
     results.close()
     time.sleep(0.2)
-    try:
-        os.kill(pid, 0)
-        alive = True
-    except ProcessLookupError:
-        alive = False
     # the worker was told to stop or killed; a zombie is reaped by join, so it is gone
-    assert not alive
+    assert not _alive(pid)
 
 
 def test_without_fork_tasks_run_inline(monkeypatch):
@@ -116,13 +119,7 @@ def test_a_second_ctrl_c_while_stopping_still_stops_every_worker(monkeypatch):
     finally:
         results.close()  # as crosscheck's batch and fuzz loops do
     assert interrupted and killed
-    for pid in killed:
-        try:
-            os.kill(pid, 0)
-            alive = True
-        except ProcessLookupError:
-            alive = False
-        assert not alive
+    assert not any(_alive(pid) for pid in killed)
 
 
 def _raise_keyboard_interrupt(_signum, _frame):
