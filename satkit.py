@@ -53,7 +53,7 @@ def main() -> None:
     buffer_stdout()
 
 
-QUICK_EXIT = frozenset({"solve", "dp"})
+QUICK_COMMANDS = frozenset({"solve", "dp"})
 """Commands whose process ends at once after its answer (see `run`)."""
 
 
@@ -66,6 +66,10 @@ def run() -> None:
     has ended (its outputs flushed, files renamed into place), the process exits at
     once, and a Ctrl-C until then just ends it.
     """
+    from formats.cli import QUICK_EXIT
+
+    if next((word for word in sys.argv[1:] if not word.startswith("-")), None) in QUICK_COMMANDS:
+        QUICK_EXIT[0] = True
     try:
         main()
     except SystemExit as stop:
@@ -77,7 +81,7 @@ def run() -> None:
             print(code, file=sys.stderr)
         code = 0 if code is None else 1
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
-    if command not in QUICK_EXIT:
+    if command not in QUICK_COMMANDS:
         sys.exit(code)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -16,6 +16,7 @@ from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
     Seconds,
+    answered,
     available_memory,
     fail_if_short,
     print_warnings,
@@ -272,18 +273,18 @@ def solve(
     if gave_up is not None:
         comments = [gave_up] if show_stats else []
         click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
-        sys.exit(EXIT_UNKNOWN)
+        answered(EXIT_UNKNOWN)
     comments = _statistics(solver, seconds) if show_stats else []
     if answer is None:
         if show_stats:
             why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
             comments.append(f"stopped: {why}")
         click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
-        sys.exit(EXIT_UNKNOWN)
+        answered(EXIT_UNKNOWN)
     if answer:
         result = SolverResult("SAT", solver.get_model(), comments)
         click.echo(competition_text(result), nl=False)
-        sys.exit(EXIT_SAT)
+        answered(EXIT_SAT)
     if proof_path is not None and show_stats:
         kind = "binary DRAT" if binary_proof else "DRUP"
         done = " not written" if unwritten else ""
@@ -291,7 +292,7 @@ def solve(
     click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
     if unwritten is not None:
         raise unwritten  # one error line naming the proof file, exit 1: what was asked is missing
-    sys.exit(EXIT_UNSAT)
+    answered(EXIT_UNSAT)
 
 
 class _NoProof(Exception):
@@ -444,13 +445,14 @@ def dp(
     print_warnings(formula.warnings, quiet=quiet)
     _refuse_if_too_big(input_path, formula, mode)
     back_matter = formula.back_matter or ""
-    with Solver(mode=mode, heuristic=heuristic, seed=seed) as solver:
-        solver.append_formula(formula)
-        del formula  # the engine holds what it needs: a big formula is not kept twice
-        valuation = (
-            {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
-        )
+    solver = Solver(mode=mode, heuristic=heuristic, seed=seed)
+    solver.append_formula(formula)
+    del formula  # the engine holds what it needs: a big formula is not kept twice
+    valuation = (
+        {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
+    )
     write_dp_output(valuation, back_matter, output_path, inputs=[input_path])
+    answered(0)  # (the solver is not freed object by object first: see `answered`)
 
 
 commands: list[click.Command] = [solve, dp]

@@ -98,6 +98,31 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
 """What writing to a file can raise with no file name attached (a full disk, say)."""
 
 
+QUICK_EXIT = [False]
+"""Set by the console entry point (`satkit.run`): `answered` may end the process at once."""
+
+
+def answered(code: int) -> None:
+    """End a command whose answer is out (printed, files renamed into place) with ``code``.
+
+    From the console (`QUICK_EXIT`), the process ends at once: a solver of gigabytes
+    of small objects is not freed one object at a time first (seconds on a big input),
+    and a Ctrl-C meanwhile ends it instead of printing a shutdown traceback. Elsewhere
+    (tests, a caller of ``main``) it is ``sys.exit(code)``.
+    """
+    if QUICK_EXIT[0]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError as exc:  # the answer could not be written out: one error line
+            where = "<stdout>" if exc.filename is None else exc.filename
+            _silence_stdout()
+            click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
+            os._exit(1)
+        os._exit(code)
+    sys.exit(code)
+
+
 EXIT_INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C or SIGTERM before it had anything to give."""
 

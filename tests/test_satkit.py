@@ -101,3 +101,32 @@ def test_output_cut_short_by_a_size_limit_is_an_error_even_unbuffered(tmp_path: 
             )  # fmt: skip
         assert done.returncode == 1, (unbuffered, done.stderr)
         assert done.stderr.decode() == "error: <stdout>: File too large\n"
+
+
+def test_the_console_entry_ends_solve_and_dp_at_once_with_their_exit_codes(tmp_path: Path) -> None:
+    # `satkit` (satkit.run) ends solve and dp with os._exit once the answer is out: the
+    # codes, the output and the files must be those of a normal exit
+    entry = [sys.executable, "-c", "import satkit; satkit.run()"]
+    sat = tmp_path / "sat.cnf"
+    sat.write_text("p cnf 2 1\n1 2 0\n")
+    unsat = tmp_path / "unsat.cnf"
+    unsat.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    done = subprocess.run([*entry, "solve", "-q", str(sat)], capture_output=True, text=True,
+                          cwd=ROOT, check=False)  # fmt: skip
+    assert done.returncode == 10 and done.stdout.startswith("s SATISFIABLE\nv ")
+    proof = tmp_path / "p.drup"
+    done = subprocess.run([*entry, "solve", "-q", str(unsat), "--proof", str(proof)],
+                          capture_output=True, text=True, cwd=ROOT, check=False)  # fmt: skip
+    assert done.returncode == 20 and proof.read_text().endswith("0\n")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*entry, "solve", "-q", str(sat)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False)  # fmt: skip
+    assert done.returncode == 1 and done.stderr == "error: <stdout>: No space left on device\n"
+    dp_in, dp_out = tmp_path / "u.txt", tmp_path / "u.out"
+    dp_in.write_text("1\n-1\n0\nkey\n")
+    done = subprocess.run([*entry, "dp", str(dp_in), "-o", str(dp_out)], capture_output=True,
+                          cwd=ROOT, check=False)  # fmt: skip
+    assert done.returncode == 0 and dp_out.read_text() == "0\nkey\n"
+    done = subprocess.run([*entry, "stats", str(sat)], capture_output=True, text=True,
+                          cwd=ROOT, check=False)  # fmt: skip
+    assert done.returncode == 0 and "clauses" in done.stdout
