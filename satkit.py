@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import os
-import signal
 import sys
 
 import click
@@ -54,43 +52,18 @@ def main() -> None:
 
 
 QUICK_COMMANDS = frozenset({"solve", "dp"})
-"""Commands whose process ends at once after its answer (see `run`)."""
+"""Commands whose process ends as soon as their answer is out (`formats.cli.answered`)."""
 
 
 def run() -> None:
-    """The console entry point: `main`, and for ``solve`` and ``dp`` a quick exit.
-
-    Their solver can hold gigabytes of small objects: freeing them and the garbage
-    collector's last pass took 10 s and more after the answer, and a second Ctrl-C
-    meanwhile printed a traceback from the interpreter's shutdown. Once the command
-    has ended (its outputs flushed, files renamed into place), the process exits at
-    once, and a Ctrl-C until then just ends it.
-    """
+    """The console entry point: `main`, letting ``solve`` and ``dp`` end the process as
+    soon as their answer is out (`formats.cli.answered`): a big solver is not freed
+    object by object first, and a Ctrl-C meanwhile prints no shutdown traceback."""
     from formats.cli import QUICK_EXIT
 
-    if next((word for word in sys.argv[1:] if not word.startswith("-")), None) in QUICK_COMMANDS:
-        QUICK_EXIT[0] = True
-    try:
-        main()
-    except SystemExit as stop:
-        code = stop.code
-    else:  # (click's standalone mode always ends in SystemExit)
-        code = 0
-    if not isinstance(code, int):
-        if code is not None:
-            print(code, file=sys.stderr)
-        code = 0 if code is None else 1
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
-    if command not in QUICK_COMMANDS:
-        sys.exit(code)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:
-        code = code or 1
-    os._exit(code)
+    QUICK_EXIT[0] = command in QUICK_COMMANDS
+    main()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from formats.assignment import parse_dp_input, read_dp_text
-from formats.detect import detect_format, named_dimacs, strip_compression
+from formats.detect import before_comment, detect_format, named_dimacs, strip_compression
 from formats.dimacs import parse_dimacs
 from formats.errors import FormatError
 from formats.streams import decode_text, display_name, read_bytes, same_file
@@ -133,8 +133,7 @@ def looks_like_maze(text: str) -> bool:
     tokens = _first_tokens(text)
     if not tokens or tokens[0][0] in "cp%":
         return False
-    comment = next((i for i, token in enumerate(tokens) if token[0] == "c"), len(tokens))
-    return not all(token.lstrip("-").isdigit() for token in tokens[:comment])
+    return not all(token.lstrip("-").isdigit() for token in before_comment(tokens))
 
 
 def maze_instance(

@@ -272,25 +272,16 @@ def _cgroup_room(folder: str) -> int | None:
         return None
 
 
-def shortage(
-    lead: str, need: int, have: int | None, resource: str | None = None, hint: str = ""
-) -> str | None:
-    """``LEAD need at least X GB[ of RESOURCE]; Y MB are available[ HINT]`` (each size in
-    the unit that shows it) when ``need`` bytes surely exceed the ``have`` available;
-    None when they fit or ``have`` is unknown (None)."""
-    if have is None or need <= have:
-        return None
-    of = f" of {resource}" if resource else ""
-    return f"{lead} need at least {byte_size(need)}{of}; {byte_size(have)} are available{hint}"
-
-
 def fail_if_short(
     lead: str, need: int, have: int | None, resource: str | None = None, hint: str = ""
 ) -> None:
-    """Fail (one ``error:`` line, exit 1) with the :func:`shortage` message, if any."""
-    message = shortage(lead, need, have, resource, hint)
-    if message is not None:
-        fail(message)
+    """Fail (one ``error:`` line, exit 1) when ``need`` bytes surely exceed the ``have``
+    available (None: unknown, never refused): ``LEAD need at least X GB[ of RESOURCE];
+    Y MB are available[ HINT]``, each size in the unit that shows it."""
+    if have is None or need <= have:
+        return
+    of = f" of {resource}" if resource else ""
+    fail(f"{lead} need at least {byte_size(need)}{of}; {byte_size(have)} are available{hint}")
 
 
 def byte_size(size: int) -> str:

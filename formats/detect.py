@@ -52,13 +52,18 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
             continue
         if tokens[0][0] in "cp%":
             return "dimacs"
-        comment = next((i for i, token in enumerate(tokens) if token[0] == "c"), None)
-        if comment is not None:
-            tokens = tokens[:comment]  # `1 2 0 c note`: a comment after the literals
+        tokens = before_comment(tokens)
         if tokens == ["0"]:
             return "assignment"
         return "dimacs" if tokens[-1] == "0" else "assignment"
     return "dimacs"
+
+
+def before_comment(tokens: list[str]) -> list[str]:
+    """A clause line's words before a comment that follows its literals (``1 2 0 c note``:
+    from the word starting with ``c`` to the line's end, as the DIMACS reader takes it)."""
+    end = next((i for i, token in enumerate(tokens) if token[0] == "c"), len(tokens))
+    return tokens[:end]
 
 
 def read_formula(
