@@ -195,10 +195,11 @@ def read_log(path: str) -> list[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             if number == len(lines):  # the last line has no newline: a torn write
                 continue
-            raise FormatError(display_name(path), number, f"not a JSON record: {exc.msg}") from None
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise FormatError(display_name(path), number, f"not a JSON record: {why}") from None
         if not isinstance(record, dict):
             raise FormatError(display_name(path), number, "not a JSON object")
         problem = record_problem(record)
@@ -259,7 +260,7 @@ def _cut_torn_line(path: str) -> None:
         cut = data.rfind(b"\n") + 1
         try:
             whole = isinstance(json.loads(data[cut:]), dict)  # only the newline is missing
-        except ValueError:
+        except (ValueError, RecursionError):
             whole = False
         if whole:
             handle.write(b"\n")

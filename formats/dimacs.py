@@ -420,7 +420,7 @@ class _Reader:
         elif text.startswith(BACK_MATTER_PREFIX):
             try:
                 piece = json.loads(text[len(BACK_MATTER_PREFIX) :])
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deeply
                 piece = None
             if isinstance(piece, str):
                 if not self.back_matter:

@@ -68,6 +68,8 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(file, line, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise FormatError(file, line, "invalid JSON: nested too deeply") from None
     if not isinstance(raw, dict):
         raise FormatError(file, line, "a trace must be a JSON object")
     start = raw.get("start")

@@ -88,6 +88,9 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
         )
     try:
         document = tomllib.loads(text)
+        where = TomlSourceMap(text, document)
+    except RecursionError:
+        raise FormatError(name, None, "invalid TOML: nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         line: int | None = None
@@ -101,7 +104,7 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
                 line = text.count("\n") + 1
                 message += " (at the end of the file)"
         raise FormatError(name, line, f"invalid TOML: {message}") from None
-    return document, TomlSourceMap(text, document)
+    return document, where
 
 
 def _unprintable(what: str, name: str) -> str:

@@ -593,6 +593,14 @@ def test_someone_elses_back_matter_comment_is_an_ordinary_comment():
     assert formula.back_matter == "x\n"
 
 
+def test_a_back_matter_comment_nested_too_deeply_is_an_ordinary_comment():
+    # json.loads raises RecursionError, not ValueError, on deep nesting (audit 16-B)
+    deep = "[" * 100_000 + "]" * 100_000
+    formula = parse_dimacs(f"p cnf 1 1\n1 0\nc back-matter {deep}\n")
+    assert formula.clauses == [[1]] and formula.back_matter is None
+    assert formula.comments == [f"back-matter {deep}"]
+
+
 def test_absurd_variable_count_in_header_is_an_error():
     with pytest.raises(FormatError) as info:
         parse_dimacs("p cnf 99999999999999999999 1\n1 0\n", "big.cnf")

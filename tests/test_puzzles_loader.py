@@ -413,3 +413,12 @@ def test_an_unknown_name_in_any_hint_points_at_its_line(
         assert info.value.message.startswith("unknown value 'no such value'")
         assert info.value.line is not None
         assert '"no such value"' in text.split("\n")[info.value.line - 1], fmt
+
+
+def test_toml_nested_too_deeply_is_a_format_error(tmp_path: Path) -> None:
+    # tomllib raises RecursionError (not TOMLDecodeError) from about 500 levels (audit 16-B)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 500 + "]" * 500 + "\n")
+    with pytest.raises(FormatError) as info:
+        load_puzzle(deep)
+    assert str(info.value) == f"{deep}: invalid TOML: nested too deeply"
