@@ -20,6 +20,7 @@ MiniSat's result file (``minisat in.cnf out.txt``)::
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from formats.dimacs import MAX_VARIABLES, beyond_max_message, comment_lines, literal_value
@@ -65,12 +66,22 @@ def _literals(tokens: list[str], name: str, number: int) -> list[int]:
     return values
 
 
-def _check_model(model: list[int], name: str, number: int) -> None:
-    seen: set[int] = set()
-    for lit in model:
-        if -lit in seen:
-            raise FormatError(name, number, f"model contradicts itself: both {lit} and {-lit}")
-        seen.add(lit)
+def _check_model(model: list[int], name: str, starts: list[int], lines: list[int]) -> None:
+    """Raise FormatError if ``model`` holds a literal and its negation. The model was read
+    from ``lines`` (file line numbers), the one at ``lines[i]`` from ``model[starts[i]]``
+    on: the error names the line of the second literal of the pair (and of the first)."""
+    if len(set(map(abs, model))) == len(set(model)):
+        return
+    first_at: dict[int, int] = {}
+    for index, lit in enumerate(model):
+        if -lit in first_at:
+            line = lines[bisect_right(starts, index) - 1]
+            other = lines[bisect_right(starts, first_at[-lit]) - 1]
+            where = "" if other == line else f" ({-lit} is on line {other})"
+            raise FormatError(
+                name, line, f"model contradicts itself: both {lit} and {-lit}{where}"
+            )
+        first_at.setdefault(lit, index)
 
 
 def parse_competition(text: str, name: str = "<string>") -> SolverResult:
@@ -81,6 +92,8 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
     model: list[int] | None = None
     closed = False
     last_v = 0
+    starts: list[int] = []  # where each value line's literals begin in the model
+    v_lines: list[int] = []
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -109,6 +122,8 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
                 closed = True
             if model is None:
                 model = []
+            starts.append(len(model))
+            v_lines.append(number)
             model.extend(values)
             last_v = number
         else:
@@ -119,7 +134,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
             raise FormatError(name, last_v, "value lines without 's SATISFIABLE'")
         if not closed:
             raise FormatError(name, last_v, "value lines do not end with 0")
-        _check_model(model, name, last_v)
+        _check_model(model, name, starts, v_lines)
     return SolverResult(status or "UNKNOWN", model, comments)
 
 
@@ -156,9 +171,13 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
     if len(lines) == 1:
         return SolverResult("SAT", None)
     model: list[int] = []
+    starts: list[int] = []
+    model_lines: list[int] = []
     for number, line in lines[1:]:
         if model and model[-1] == 0:
             raise FormatError(name, number, "line after the model's terminating 0")
+        starts.append(len(model))
+        model_lines.append(number)
         model.extend(_literals(line.split(), name, number))
     last = lines[-1][0]
     if not model or model[-1] != 0:
@@ -166,7 +185,7 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
     model.pop()
     if 0 in model:
         raise FormatError(name, last, "0 inside the model line")
-    _check_model(model, name, last)
+    _check_model(model, name, starts, model_lines)
     return SolverResult("SAT", model)
 
 

@@ -58,7 +58,9 @@ def test_competition_bom_crlf_blank_lines_and_partial_models():
         ("s SATISFIABLE\nv 1 -2\n", 2, "value lines do not end with 0"),
         ("s SATISFIABLE\nv 1 0 2 0\n", 2, "0 before the end of the value lines"),
         ("s SATISFIABLE\nv 1 0\nv 2 0\n", 3, "value line after the terminating 0"),
-        ("s SATISFIABLE\nv 1 -2\nv 3 2 0\n", 3, "model contradicts itself: both 2 and -2"),
+        ("s SATISFIABLE\nv 1 -2\nv 3 2 0\n", 3, "both 2 and -2 (-2 is on line 2)"),
+        # the line holding the contradiction, not the last value line (audit 16-B)
+        ("s SATISFIABLE\nv 1 -1\nv 3\nv 4 0\n", 2, "model contradicts itself: both -1 and 1"),
         ("s UNSATISFIABLE\nv 1 0\n", 2, "value lines without 's SATISFIABLE'"),
         ("v 1 0\n", 1, "value lines without 's SATISFIABLE'"),
         ("s SATISFIABLE\nv 1 x 0\n", 2, "expected a literal, found 'x'"),
@@ -148,6 +150,7 @@ def test_minisat_result_files():
         ("SAT\n1 0 2 0\n", 2, "0 inside the model line"),
         ("SAT\n1 0\n2 0\n", 3, "line after the model's terminating 0"),
         ("SAT\n1 -1 0\n", 2, "model contradicts itself"),
+        ("SAT\n1 2\n-2 3\n4 0\n", 3, "both -2 and 2 (2 is on line 2)"),
         ("SAT\n1 y 0\n", 2, "expected a literal, found 'y'"),
     ],
 )
