@@ -48,7 +48,7 @@ from formats.streams import (
 from maze.cnf import ENCODINGS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
-from maze.key import Key, key_from_names, parse_key
+from maze.key import Key, at_name, has_name, key_from_names, parse_key
 from maze.model import Maze
 from maze.parser import read_maze
 from maze.pipeline import (
@@ -252,6 +252,31 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     return formula, key if key is not None and key.at else None
 
 
+def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
+    """A DP output's own key must name its atoms as the CNF given with --cnf does: a
+    disagreement means the two files are not from the same encoding (decoding by either
+    key would print a path the other file does not describe)."""
+    both_has = own.has.keys() & cnf_key.has.keys()  # one key may leave the Has atoms out
+    for atom in sorted(own.at.keys() | cnf_key.at.keys() | both_has):
+        mine = _atom_text(own, atom)
+        theirs = _atom_text(cnf_key, atom)
+        if mine != theirs:
+            raise FormatError(
+                name,
+                own.line_of.get(atom),
+                f"its key names atom {atom} {mine}, but {cnf_name} names it {theirs}:"
+                " the answer is not for that CNF",
+            )
+
+
+def _atom_text(key: Key, atom: int) -> str:
+    if atom in key.at:
+        return at_name(*key.at[atom])
+    if atom in key.has:
+        return has_name(*key.has[atom])
+    return "nothing"
+
+
 def _back_matter_line(text: str) -> int:
     """The file line on which the back matter starts (after the first line that is ``0``)."""
     for number, line in enumerate(text_lines(text), start=1):
@@ -352,8 +377,11 @@ def decode_command(
         print_warnings(dp_output.warnings, quiet)
         first_line = _back_matter_line(text)
         key_source: str | Key | None = dp_output.back_matter
-        if cnf_key is not None and not parse_key(dp_output.back_matter, name, first_line).at:
-            key_source = cnf_key  # the DP output's back matter names no atoms: use the CNF's
+        if cnf_key is not None:
+            own = parse_key(dp_output.back_matter, name, first_line)
+            if own.at:
+                _check_same_key(own, cnf_key, name, display_name(cnf_file or "-"))
+            key_source = cnf_key  # the CNF that was solved names the atoms
         decoded = decode(
             dp_output.valuation,
             key_source,

@@ -17,7 +17,7 @@ from formats.dimacs import parse_dimacs
 from formats.results import SolverResult, competition_text, minisat_result_text
 from maze.decoder import parse_path_text
 from maze.parser import read_maze
-from maze.validator import path_problems
+from maze.validator import path_problems, walk_problems
 from satkit import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -576,6 +576,27 @@ def test_decode_takes_the_key_from_the_cnf_when_the_output_has_none(tmp_path, ex
         assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout)
 
 
+def test_decode_refuses_a_dp_output_whose_key_disagrees_with_the_cnf(tmp_path, example_files):
+    # stale or mismatched files: decoding by either key would print a path the other
+    # file does not describe (audit 16-B)
+    text = example_files["dp_out"].read_text()
+    swapped = tmp_path / "swapped.out"
+    swapped.write_text(
+        text.replace(" At(A,1)\n", " At(@,1)\n").replace(" At(B,1)\n", " At(A,1)\n")
+        .replace(" At(@,1)\n", " At(B,1)\n")
+    )  # fmt: skip
+    assert swapped.read_text() != text
+    for cnf in ("dp_in", "cnf"):
+        result = run("decode", swapped, "--cnf", example_files[cnf])
+        assert result.exit_code == 1 and result.stdout == ""
+        line = next(n for n, row in enumerate(text.splitlines(), 1) if row.endswith(" At(A,1)"))
+        assert result.stderr.startswith(f"error: {swapped}:{line}: its key names atom ")
+        assert ", but " in result.stderr and "the answer is not for that CNF" in result.stderr
+        # the same output with its own key decodes as before
+        same = run("decode", example_files["dp_out"], "--cnf", example_files[cnf])
+        assert same.exit_code == 0 and valid_for(EXAMPLE, same.stdout)
+
+
 def test_decode_blames_the_cnf_for_a_bad_key(tmp_path, example_files):
     bare = tmp_path / "bare.out"
     text = example_files["dp_out"].read_text()
@@ -779,14 +800,26 @@ def test_decode_reads_the_key_carried_by_a_converted_dimacs_file(tmp_path):
     assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout.strip())
 
 
-def test_a_walk_longer_than_k_is_not_an_answer(tmp_path):
+def test_a_walk_encoded_for_a_larger_k_is_checked_for_that_k_with_a_note(tmp_path):
+    # README: "an answer encoded with another K than the maze's gets a note saying so";
+    # the key names the times 0..7, so the walk is checked as a walk of at most 7 moves
     dp_in, dp_out = tmp_path / "k7.txt", tmp_path / "k7.out"
     assert run("encode", EXAMPLE, "-k", "7", "-o", dp_in).exit_code == 0
     assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
     result = run("decode", dp_out, "--maze", EXAMPLE)
-    assert result.exit_code == 1 and "more than the K=5 of the maze" in result.stderr
-    result = run("decode", dp_out, "--maze", EXAMPLE, "-k", "7")  # the K it was encoded with
     assert result.exit_code == 0 and len(result.stdout.split()) == 8
+    assert result.stderr == (
+        f"note: {dp_out} was encoded with K=7, not {EXAMPLE}'s K=5: its walk was encoded for "
+        "7 moves\n"
+    )
+    trimmed = run("decode", dp_out, "--maze", EXAMPLE, "--trim")  # validated, then trimmed
+    path = parse_path_text(trimmed.stdout)
+    assert trimmed.exit_code == 0 and path is not None
+    assert not walk_problems(read_maze(EXAMPLE).with_steps(7), path)
+    result = run("decode", dp_out, "--maze", EXAMPLE, "-k", "7")  # the K it was encoded with
+    assert result.exit_code == 0 and len(result.stdout.split()) == 8 and result.stderr == ""
+    result = run("decode", dp_out, "--maze", EXAMPLE, "-k", "5")
+    assert result.exit_code == 1 and "encoded with K=7" in result.stderr
     long_path = tmp_path / "long.txt"
     long_path.write_text("START C G H G H G H G\n")
     result = run("show", EXAMPLE, "--path", long_path, "--strict", "-o", tmp_path / "x.dot")
