@@ -177,3 +177,22 @@ def test_a_proof_file_gets_the_same_proof_as_it_is_found(mode: str) -> None:
         assert packed.solve() is False and packed.get_proof_binary() is None
     assert text.getvalue() == "\n".join(lines) + "\n" and raw.getvalue() == binary
     assert verify(40, clauses, text.getvalue()).ok
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(15, 50))
+def test_unsat_proofs_verify_with_the_huge_clause_path(seed: int, n: int) -> None:
+    # HUGE lowered to 4: learnt clauses of 4+ literals are watched by the circular search
+    import dpll.cdcl as cdcl
+
+    clauses = random_cnf(seed, n, 5.5)
+    saved, cdcl.HUGE = cdcl.HUGE, 4
+    try:
+        with Solver(bootstrap_with=clauses, with_proof=True, first_reduce=12, reduce_inc=3) as s:
+            if s.solve():
+                return
+            lines = s.get_proof()
+    finally:
+        cdcl.HUGE = saved
+    result = verify(n, clauses, "\n".join(lines) + "\n")
+    assert result.ok, result.report()
