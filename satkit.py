@@ -58,12 +58,16 @@ QUICK_COMMANDS = frozenset({"solve", "dp"})
 def run() -> None:
     """The console entry point: `main`, letting ``solve`` and ``dp`` end the process as
     soon as their answer is out (`formats.cli.answered`): a big solver is not freed
-    object by object first, and a Ctrl-C meanwhile prints no shutdown traceback."""
-    from formats.cli import QUICK_EXIT
+    object by object first, and a Ctrl-C meanwhile prints no shutdown traceback. Standard
+    output is flushed here, so that a reader that closed it early is not reported."""
+    from formats.cli import QUICK_EXIT, finish_stdout
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS
-    main()
+    try:
+        main()
+    finally:
+        finish_stdout()  # a closed pipe (`| head`): exit 141 quietly, as C tools do
 
 
 if __name__ == "__main__":

@@ -114,6 +114,9 @@ def answered(code: int) -> None:
         try:
             sys.stdout.flush()
             sys.stderr.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+            os._exit(EXIT_BROKEN_PIPE)
         except OSError as exc:  # the answer could not be written out: one error line
             where = "<stdout>" if exc.filename is None else exc.filename
             _silence_stdout()
@@ -125,6 +128,23 @@ def answered(code: int) -> None:
 
 EXIT_INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C or SIGTERM before it had anything to give."""
+
+EXIT_BROKEN_PIPE = 141
+"""The exit code of a command whose reader closed standard output early (``| head``):
+the shell's code for a process ended by SIGPIPE, what minisat or cadical give there."""
+
+
+def finish_stdout() -> None:
+    """Flush standard output before the interpreter does: when the reader has gone
+    (``| head``), end quietly with `EXIT_BROKEN_PIPE`, instead of Python's 'Exception
+    ignored … BrokenPipeError' on stderr and exit 120 from the flush at exit."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(EXIT_BROKEN_PIPE)
+    except (OSError, ValueError):
+        pass  # a full disk and the like were reported where the write failed
 
 
 def report_errors(func: F) -> F:
@@ -142,8 +162,9 @@ def report_errors(func: F) -> F:
                 return func(*args, **kwargs)
         except FormatError as exc:
             fail(str(exc))
-        except BrokenPipeError:
-            sys.exit(1)
+        except BrokenPipeError:  # the reader has gone (`| head`): nothing to say to anyone
+            _silence_stdout()
+            sys.exit(EXIT_BROKEN_PIPE)
         except OSError as exc:
             where = exc.filename
             if where is None and exc.errno in _WRITE_ERRORS:

@@ -130,3 +130,32 @@ def test_the_console_entry_ends_solve_and_dp_at_once_with_their_exit_codes(tmp_p
     done = subprocess.run([*entry, "stats", str(sat)], capture_output=True, text=True,
                           cwd=ROOT, check=False)  # fmt: skip
     assert done.returncode == 0 and "clauses" in done.stdout
+
+
+def _closed_early(args: list[str], read: int) -> tuple[int, bytes]:
+    """Run ``python -m satkit ARGS`` with a reader that reads ``read`` bytes of its
+    standard output and closes it (``| head -c``); the exit code and the stderr."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "satkit", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    if read:
+        child.stdout.read(read)
+    child.stdout.close()
+    err = child.stderr.read()
+    return child.wait(timeout=300), err
+
+
+def test_a_reader_that_closes_stdout_early_ends_the_command_quietly_with_141(tmp_path) -> None:
+    # as minisat or cadical ended by SIGPIPE (`| head`): no "Exception ignored …
+    # BrokenPipeError" on stderr and exit 120, no exit 1 ("bad input") (audit 16-C)
+    maze = ["maze", "generate", "--nodes", "20000", "--treasures", "3", "--steps", "5"]
+    assert _closed_early(maze, 10) == (141, b"")  # a write fails while the command runs
+    cnf = tmp_path / "small.cnf"
+    cnf.write_text("p cnf 2 2\n1 2 0\n-1 0\n")
+    for args in (["stats", str(cnf)], ["solve", str(cnf)], ["convert", str(cnf)]):
+        # closed before the command writes: its output fails at the last flush
+        assert _closed_early(args, 0) == (141, b""), args
