@@ -47,7 +47,7 @@ from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
-from formats.cli import EXIT_INTERRUPTED, Seconds, fail, report_errors
+from formats.cli import EXIT_INTERRUPTED, STRICT_HELP, Seconds, fail, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
 from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
@@ -275,7 +275,7 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     "--resume",
     is_flag=True,
     help="Continue the --json FILE: keep its records, skip the instances it holds "
-    "(for the same solvers), and append the rest.",
+    "(for the same solvers and --seed), and append the rest.",
 )
 @click.option(
     "--plot",
@@ -288,7 +288,7 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
 @click.option(
     "--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given ('-' = stdin)."
 )
-@click.option("--strict", is_flag=True, help="Read DIMACS strictly (header mismatches are errors).")
+@click.option("--strict", is_flag=True, help=STRICT_HELP)
 @report_errors
 def crosscheck_command(
     paths: tuple[str, ...],
@@ -390,7 +390,8 @@ def crosscheck_command(
 
 
 @click.command("fuzz")
-@click.option("--count", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--count", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Random instances to generate and check.")  # fmt: skip
 @click.option("--seed", "fuzz_seed", type=int, default=0, show_default=True,
               help="Instance i uses seed SEED+i.")  # fmt: skip
 @click.option(
@@ -415,7 +416,8 @@ def crosscheck_command(
     help="Folder for failing instances, their shrunk forms and maze files (checked before "
     "the run; created when a failure is saved).",
 )
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Instances checked in parallel, each in its own worker process.")  # fmt: skip
 @click.option(
     "--json",
     "json_path",

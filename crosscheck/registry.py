@@ -38,8 +38,9 @@ OUR_SOLVERS = ("dpll", "dpll:cdcl", "dpll:classic")
 """Our own configurations (``dpll:cdcl/vsids-numbered`` and ``dpll:classic/<heuristic>``
 are also accepted)."""
 
-CDCL_VARIANTS = ("vsids-numbered",)
-"""The cdcl engine's other heuristics, listed as ``dpll:cdcl/<heuristic>``."""
+CDCL_VARIANTS = ("vsids", "vsids-numbered")
+"""The cdcl engine's heuristics, listed as ``dpll:cdcl/<heuristic>`` (``dpll:cdcl/vsids``,
+the default spelled out, is ``dpll:cdcl``)."""
 
 CLASSIC_HEURISTICS = ("course", "random", "two-clause", "jw", "dlis")
 """The classic engine's heuristics, listed as ``dpll:classic/<heuristic>``."""
@@ -159,7 +160,7 @@ def canonical_name(name: str) -> str:
     >>> canonical_name("m22"), canonical_name("dpll"), canonical_name("Glucose4")
     ('minisat22', 'dpll:cdcl', 'glucose4')
     """
-    if name in ("dpll", "dpll:cdcl"):
+    if name in ("dpll", "dpll:cdcl", "dpll:cdcl/vsids"):
         return "dpll:cdcl"
     if name == "dpll:classic" or (
         name.startswith("dpll:classic/") and name.split("/", 1)[1] in CLASSIC_HEURISTICS

@@ -15,6 +15,7 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
+    STRICT_HELP,
     Seconds,
     answered,
     available_memory,
@@ -208,7 +209,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     show_default=True,
     help="--quiet: only the 's' and 'v' lines; no statistics, warnings or progress.",
 )
-@click.option("--strict", is_flag=True, help="Reject irregular DIMACS instead of warning.")
+@click.option("--strict", is_flag=True, help=STRICT_HELP)
 @report_errors
 def solve(
     input_path: str,

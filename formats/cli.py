@@ -341,11 +341,13 @@ def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> No
         click.echo(f"warning: {warning}", err=True)
 
 
-strict_option = click.option(
-    "--strict",
-    is_flag=True,
-    help="Header mismatches and literals above the declared count are errors, not warnings.",
+STRICT_HELP = (
+    "Irregular DIMACS is an error, not a warning: a missing or mismatched header, a "
+    "missing final 0, literals above the declared count."
 )
+"""The help of every ``--strict`` that reads DIMACS (README: "DIMACS in, DIMACS out")."""
+
+strict_option = click.option("--strict", is_flag=True, help=STRICT_HELP)
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
 from_option = click.option(
     "--from",

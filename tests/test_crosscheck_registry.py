@@ -27,7 +27,7 @@ def test_names_cover_ours_and_pysat():
     names = solver_names()
     assert names[:3] == ["dpll", "dpll:cdcl", "dpll:classic"]
     assert [f"dpll:classic/{h}" for h in CLASSIC_HEURISTICS] == names[3:8]
-    assert names[8] == "dpll:cdcl/vsids-numbered"
+    assert names[8:10] == ["dpll:cdcl/vsids", "dpll:cdcl/vsids-numbered"]
     for name in ("minisat22", "cadical153", "glucose4", "lingeling"):
         assert name in names
     assert set(pysat_solver_names()) <= set(names)
@@ -93,6 +93,7 @@ def test_unavailable_pysat_solver():
         pytest.param("dpll:classic", marks=needs_classic),
         pytest.param("dpll:classic/course", marks=needs_classic),
         pytest.param("dpll:classic/jw", marks=needs_classic),
+        pytest.param("dpll:cdcl/vsids", marks=needs_dpll),
         pytest.param("dpll:cdcl/vsids-numbered", marks=needs_dpll),
     ],
 )
@@ -111,6 +112,7 @@ def test_our_solvers(name):
     [
         ("dpll", "dpll:cdcl"),
         ("dpll:cdcl", "dpll:cdcl"),
+        ("dpll:cdcl/vsids", "dpll:cdcl"),  # the default spelled out (audit 16-C)
         ("dpll:classic", "dpll:classic"),
         ("dpll:classic/jw", "dpll:classic/jw"),
         ("m22", "minisat22"),
