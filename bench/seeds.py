@@ -38,9 +38,21 @@ def engine_option(text: str) -> tuple[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", default="uuf100,pigeonhole", help="comma-separated")
-    parser.add_argument("--seeds", type=seed_list, default=seed_list("0-7"))
+    parser.add_argument(
+        "--seeds",
+        type=seed_list,
+        default=seed_list("0-7"),
+        help="solver seeds: 0-7 or 0,3,5 or a mix (default: 0-7)",
+    )
     parser.add_argument("--tree", type=Path, help="import dpll and formats from this checkout")
-    parser.add_argument("--option", type=engine_option, action="append", default=[])
+    parser.add_argument(
+        "--option",
+        type=engine_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an engine option for dpll.Solver, a Python literal (first_reduce=2000); repeatable",
+    )
     args = parser.parse_args()
     if args.tree is not None:
         sys.path.insert(0, str(args.tree.resolve()))

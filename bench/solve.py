@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,8 @@ FAMILIES: dict[str, tuple[str, list[str] | None, str]] = {
     "pigeonhole": ("pigeonhole", ["hole6.cnf", "hole7.cnf", "hole8.cnf"], "UNSAT"),
 }
 PEERS = ("minisat22", "dpll2", "simplesat", "cdclkit")
+NEEDS = {"dpll2": "sympy", "simplesat": "simplesat", "cdclkit": "cdclkit"}
+"""The module each pure-Python peer comes in (the ``bench`` extra: pip install -e '.[bench]')."""
 OURS = ("cdcl", "classic")
 CLASSIC_BEST = "jw"  # the classic heuristic benchmarked as "classic" (see bench/README.md)
 
@@ -351,15 +354,30 @@ def report(results: list[dict[str, Any]], solvers: list[str], cap: float) -> str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
-    parser.add_argument("--per-family", type=int, default=10, metavar="N")
+    parser.add_argument(
+        "--families", default=",".join(FAMILIES), help="comma-separated (default: all)"
+    )
+    parser.add_argument(
+        "--per-family",
+        type=int,
+        default=10,
+        metavar="N",
+        help="instances per family, the first N in SATLIB's numbering (default: 10)",
+    )
     parser.add_argument(
         "--solvers",
         default=",".join((*PEERS, *OURS)),
         help="comma-separated: minisat22, dpll2, simplesat, cdclkit, cdcl, classic, "
-        "classic:<heuristic>",
+        "classic:<heuristic> (default: all six; dpll2, simplesat and cdclkit need "
+        "pip install -e '.[bench]')",
     )
-    parser.add_argument("--cap", type=float, default=60.0, metavar="S")
+    parser.add_argument(
+        "--cap",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds a run may take after its solver is set up (default: 60)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every run as JSON")
     parser.add_argument(
         "--shuffle",
@@ -382,6 +400,12 @@ def main() -> None:
     solvers = [s for s in args.solvers.split(",") if s]
     for name in solvers:
         solver_function(name)  # fail early on a typo
+    missing = [name for name in solvers if name in NEEDS and not find_spec(NEEDS[name])]
+    if missing:  # (else every run of theirs is an ERROR, counted as unsolved at the cap)
+        wanted = ", ".join(f"{name} needs {NEEDS[name]}" for name in missing)
+        raise SystemExit(
+            f"{wanted}: pip install -e '.[bench]' (or leave them out with --solvers)"
+        )
     results = []
     for family in families:
         expected = FAMILIES[family][2]
@@ -401,6 +425,8 @@ def main() -> None:
                 )
                 results.append(record)
                 shown = f"{record['solve_s']:.3f}s" if record["solve_s"] is not None else "-"
+                if record.get("error"):
+                    shown += f" ({record['error'][-1]})"
                 print(
                     f"{family} {record['instance']} {solver}: {record['status']} {shown}",
                     file=sys.stderr,
