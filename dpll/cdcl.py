@@ -1029,14 +1029,17 @@ class CDCLEngine:
                         self.rephase_walk(
                             lambda: self._out_of_budget(max_conflicts, max_props, limits)
                         )
-        if status is True:
-            val = self.val
-            self._model = [v if val[2 * v] == 1 else -v for v in range(1, self.nvars + 1)]
-        elif status is False and self._core:
-            order = {lit: i for i, lit in reversed(list(enumerate(assumptions)))}
-            self._core = sorted(set(self._core), key=order.__getitem__)
-        self.stop_check = None
-        self.cancel_until(0)
+            # still paused: undoing a million assignments pushes a million heap entries,
+            # and with the collector on they set off full collections over the whole
+            # solver (seconds each on a 100 MB formula), after the limit has fallen
+            if status is True:
+                val = self.val
+                self._model = [v if val[2 * v] == 1 else -v for v in range(1, self.nvars + 1)]
+            elif status is False and self._core:
+                order = {lit: i for i, lit in reversed(list(enumerate(assumptions)))}
+                self._core = sorted(set(self._core), key=order.__getitem__)
+            self.stop_check = None
+            self.cancel_until(0)
         return status
 
     def start_from_occurrences(self) -> None:
