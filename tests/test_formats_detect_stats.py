@@ -141,10 +141,14 @@ def test_all_pure_and_all_mixed():
     assert formula_stats(Formula(clauses=[[1, -1], [2, -2, 3]])).tautologies == 2
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.integers(-6, 6).filter(bool), max_size=4), max_size=15))
-def test_stats_agree_with_a_direct_count(clauses):
-    stats = formula_stats(Formula(clauses=clauses))
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(-6, 6).filter(bool), max_size=4), max_size=15),
+    st.integers(0, 9),
+)
+def test_stats_agree_with_a_direct_count(clauses, nvars):
+    stats = formula_stats(Formula(nvars=nvars, clauses=clauses))
+    assert stats.variables == max([nvars, *(abs(lit) for c in clauses for lit in c)])
     assert stats.clauses == len(clauses)
     assert stats.literals == sum(map(len, clauses))
     assert sum(stats.length_histogram.values()) == len(clauses)
