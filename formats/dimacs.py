@@ -488,7 +488,7 @@ class _Reader:
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+def lists_built_without_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while clause lists are built, then file the
     new lists with the long-lived objects.
 
@@ -517,7 +517,7 @@ def _gc_paused() -> Iterator[None]:
 def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) -> Formula:
     reader = _Reader(name, strict)
     block, first_line = b"", 1
-    with _gc_paused():
+    with lists_built_without_gc():
         for block, first_line in blocks:
             reader.feed(block, first_line)
             if reader.ended:

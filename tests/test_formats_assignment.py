@@ -382,3 +382,72 @@ def test_an_empty_clause_error_carries_the_clause_index():
         dp_input_text(Formula(clauses=[[1], [2], []]), "x.cnf")
     assert (info.value.file, info.value.line, info.value.clause) == ("x.cnf", None, 3)
     assert info.value.message.startswith("clause 3 is empty: ")
+
+
+# -- the C-speed path for plain clause lines must read exactly as the line loop ----------
+
+_TOKENS = st.one_of(
+    st.integers(-40, 40).filter(bool).map(str),
+    st.sampled_from(["0", "-0", "00", "01", "-", "1-2", "x", "2147483648", "99999999999"]),
+)
+_BLANK = st.sampled_from([" ", "  ", "\t", " \t "])
+
+
+@st.composite
+def dp_texts(draw: st.DrawFn) -> str:
+    """DP inputs in the shapes real files take, and some they should not."""
+    lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        if draw(st.integers(0, 9)) == 0:
+            lines.append(draw(st.sampled_from(["", " ", "\t"])))  # blank line
+            continue
+        tokens = draw(st.lists(_TOKENS, min_size=1, max_size=4))
+        if draw(st.integers(0, 3)) == 0:  # mostly plain, sometimes odd ones
+            tokens = [t for t in tokens if t.lstrip("-").isdigit() and t.strip("-0")] or ["1"]
+        line = draw(_BLANK).join(tokens)
+        if draw(st.booleans()):
+            line = draw(_BLANK) + line  # right-aligned numbers
+        if draw(st.integers(0, 4)) == 0:
+            line += draw(_BLANK)
+        lines.append(line)
+    end = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
+    separator = draw(st.sampled_from(["0", " 0", "0 ", "\t0\t"]))
+    back = draw(st.sampled_from(["", "1 At(START,0)\n", "x\r\ny", "0\n0\n", "\n\n"]))
+    text = "".join(line + end for line in lines) + separator
+    return text + (end + back if back or draw(st.booleans()) else "")
+
+
+def _read(text: str) -> tuple[object, ...]:
+    try:
+        formula = parse_dp_input(text, "in.dp")
+    except FormatError as exc:
+        return ("error", str(exc))
+    return (
+        formula.clauses,
+        formula.nvars,
+        formula.back_matter,
+        formula.back_matter_line,
+        [str(w) for w in formula.warnings],
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(dp_texts())
+def test_plain_clause_lines_read_as_the_line_loop_reads_them(text: str) -> None:
+    fast = _read(text)
+    slow_path = assignment._plain_clauses
+    assignment._plain_clauses = lambda _text: None
+    try:
+        slow = _read(text)
+    finally:
+        assignment._plain_clauses = slow_path
+    assert fast == slow
+
+
+def test_the_plain_path_takes_plain_files() -> None:
+    text = "1 -2 3\n  12 -3\n4\t5\n0\n1 At(START,0)\n"
+    clauses, high, separator, back = assignment._plain_clauses(text)
+    assert (clauses, high, separator) == ([[1, -2, 3], [12, -3], [4, 5]], 12, 3)
+    assert back == "1 At(START,0)\n"
+    for odd in ("1 2\n\n0\n", "\n0\n", "1 0\n0\n", "1 -0\n0\n", "01 2\n0\n", "1\r\n0\r\n"):
+        assert assignment._plain_clauses(odd) is None, odd
