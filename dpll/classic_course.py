@@ -93,6 +93,8 @@ class CourseSearch(SearchBase):
             if size > 1 and len(set(codes)) < size:
                 codes = list(dict.fromkeys(codes))
             elif size == 0:
+                if self.ok:
+                    self.log_refuted()  # as cdcl does: the proof ends with the empty clause
                 self.ok = False
                 continue
             top = max(codes) >> 1

@@ -120,6 +120,8 @@ class WatchSearch(SearchBase):
                 codes = list(dict.fromkeys(codes))
                 size = len(codes)
             if size == 0:
+                if self.ok:
+                    self.log_refuted()  # as cdcl does: the proof ends with the empty clause
                 self.ok = False
                 continue
             top = max(codes) >> 1

@@ -16,7 +16,8 @@ Code written for ``pysat.solvers.Solver`` runs unchanged against it::
 Conventions (the same as PySAT's MiniSat unless said otherwise):
 
 - The empty formula is satisfiable (model ``[]``); a formula holding the empty clause
-  is unsatisfiable under every assumption (core ``[]``).
+  is unsatisfiable under every assumption, and `get_core` gives None (no assumption is
+  to blame), as PySAT's MiniSat does.
 - Clauses may be added between solves and may use new variables (incremental use).
 - ``solve`` is complete and switches every budget off; ``solve_limited`` honours the
   conflict, propagation and time budgets and `interrupt`, and returns None when one of them
@@ -36,7 +37,9 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import io
 import operator
+import os
 import signal
 import threading
 import time
@@ -176,6 +179,22 @@ def _literal(value: Any) -> int:
         raise TypeError(f"a literal must be a non-zero int, not {value!r}") from None
 
 
+
+def _check_proof_file(proof_file: object, binary: bool) -> None:
+    """Refuse a ``proof_file`` the proof could not be written to, now rather than at the
+    first lemma (a path string, or a text file for a binary proof and the reverse): by
+    then the solver would be spoilt, and the message would not name the parameter."""
+    kind = "a binary file (opened 'wb')" if binary else "a text file (opened 'w')"
+    if isinstance(proof_file, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"proof_file must be an open file, {kind}, not the path {proof_file!r}"
+        )
+    try:
+        proof_file.write(b"" if binary else "")  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError, io.UnsupportedOperation) as exc:
+        flag = "" if binary else " (or pass binary_proof=True for a binary file)"
+        raise TypeError(f"proof_file must be {kind}{flag}: {exc}") from None
+
 class Solver:
     """A pure-Python SAT solver with the interface of ``pysat.solvers.Solver``.
 
@@ -252,6 +271,13 @@ class Solver:
         self.heuristic = heuristic
         self.seed = seed
         self._engine_options = engine_options
+        if proof_file is not None:
+            _check_proof_file(proof_file, binary_proof)
+        elif binary_proof and not with_proof:
+            raise ValueError(
+                "binary_proof=True writes the proof to proof_file; without one, use "
+                "with_proof=True and get_proof_binary()"
+            )
         with_proof = with_proof or proof_file is not None
         self._proof = ProofLog(proof_file, binary=binary_proof) if with_proof else None
         self._use_timer = use_timer
@@ -541,13 +567,18 @@ class Solver:
         )
         return self._run(assumptions, limits)
 
-    def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
-        engine = self._live()
+    def _assumptions(self, assumptions: Iterable[int]) -> list[int]:
+        """The assumptions as ints; their variables become known (`nof_vars`), as in PySAT."""
         assume = [_literal(lit) for lit in assumptions]
         for lit in assume:
             if lit == 0:
                 raise ValueError("an assumption must be a non-zero int, not 0")
             self._grow(abs(lit))
+        return assume
+
+    def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
+        engine = self._live()
+        assume = self._assumptions(assumptions)
         start = time.perf_counter()
         flag = limits.interrupt if limits.interrupt is not None else [False]
         before = flag[0]
@@ -687,8 +718,8 @@ class Solver:
         [-1, 2, 3]
         [1, 2, 3]
         """
+        assume = self._assumptions(assumptions)
         nvars = self.nof_vars()
-        assume = list(assumptions)
         copy = self._new_engine(nvars, self._live().equivalent_clauses(), None)
         self._enumerations.append(copy)  # clauses added meanwhile go to the copy too
         try:

@@ -196,3 +196,15 @@ def test_unsat_proofs_verify_with_the_huge_clause_path(seed: int, n: int) -> Non
         cdcl.HUGE = saved
     result = verify(n, clauses, "\n".join(lines) + "\n")
     assert result.ok, result.report()
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "classic"])
+@pytest.mark.parametrize("heuristic", [None, "course"])
+def test_an_empty_input_clause_gives_a_proof_of_the_empty_clause(mode, heuristic) -> None:
+    # both modes log "0" (classic logged nothing; audit 16-A)
+    if mode == "cdcl" and heuristic == "course":
+        return
+    with Solver(mode, heuristic=heuristic, bootstrap_with=[[1, 2], []], with_proof=True) as s:
+        assert s.solve() is False
+        assert s.get_proof() == ["0"]
+        assert s.get_core() is None

@@ -688,3 +688,40 @@ def test_out_of_memory_in_a_with_block_frees_the_engine_without_touching_it():
     assert solver._engine is None
     with pytest.raises(RuntimeError, match="deleted"):
         solver.solve()
+
+
+def test_enum_models_makes_the_variables_of_its_assumptions_known() -> None:
+    # as solve(assumptions=…) and PySAT's enum_models do (audit 16-A)
+    with Solver(bootstrap_with=[[1, 2]]) as s, Minisat22(bootstrap_with=[[1, 2]]) as m:
+        ours = list(s.enum_models(assumptions=[5]))
+        theirs = list(m.enum_models(assumptions=[5]))
+        assert len(ours) == len(theirs) == 12  # (1 or 2) x 3, 4 free, 5 true
+        assert {len(model) for model in ours} == {5}
+        assert s.nof_vars() == m.nof_vars() == 5
+        with pytest.raises(ValueError, match="non-zero"):
+            list(s.enum_models(assumptions=[0]))
+
+
+def test_a_proof_file_that_cannot_take_the_proof_is_refused_at_construction(tmp_path) -> None:
+    # not at the first lemma, with Python's own error and a spoilt solver (audit 16-A)
+    with pytest.raises(TypeError, match="proof_file must be an open file"):
+        Solver(proof_file=str(tmp_path / "x.drat"))
+    with pytest.raises(TypeError, match="proof_file must be a text file"), open(
+        tmp_path / "b.drat", "wb"
+    ) as handle:
+        Solver(proof_file=handle)
+    with pytest.raises(TypeError, match="proof_file must be a binary file"), open(
+        tmp_path / "t.drat", "w"
+    ) as handle:
+        Solver(proof_file=handle, binary_proof=True)
+    with pytest.raises(ValueError, match="binary_proof=True writes the proof to proof_file"):
+        Solver(binary_proof=True)
+    for mode in MODES:  # the right kinds still work
+        with open(tmp_path / "ok.drat", "w") as text, open(tmp_path / "ok.bin", "wb") as raw:
+            with Solver(mode, bootstrap_with=[[1], [-1, 2], [-2]], proof_file=text) as s:
+                assert s.solve() is False
+            with Solver(mode, bootstrap_with=[[1], [-1, 2], [-2]], proof_file=raw,
+                        binary_proof=True) as s:  # fmt: skip
+                assert s.solve() is False
+        assert (tmp_path / "ok.drat").read_text().endswith("0\n")
+        assert (tmp_path / "ok.bin").read_bytes().endswith(b"\x00")
