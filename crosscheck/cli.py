@@ -47,7 +47,7 @@ from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
-from formats.cli import EXIT_INTERRUPTED, STRICT_HELP, Seconds, fail, report_errors
+from formats.cli import EXIT_INTERRUPTED, STRICT_HELP, Seconds, fail, leave, report_errors
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
 from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
@@ -382,8 +382,8 @@ def crosscheck_command(
             + ("; --resume carries on" if json_path and json_path != "-" else ""),
             err=True,
         )
-        sys.exit(1)
-    sys.exit(0 if summary.ok else 1)
+        leave(1)
+    leave(0 if summary.ok else 1)
 
 
 # ---------------------------------------------------------------------------------- fuzz
@@ -558,8 +558,8 @@ def _fuzz(
         _echo(f"  reproduce: {saved.reproduce}", err=out_err)
     if interrupted:
         _echo(f"interrupted after {len(records)} of {count} instances", err=True)
-        sys.exit(1)
-    sys.exit(1 if failures else 0)
+        leave(1)
+    leave(1 if failures else 0)
 
 
 # -------------------------------------------------------------------------------- shrink

@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -51,6 +51,13 @@ class Seconds(click.ParamType):
                 ctx,
             )
         return seconds
+
+
+def leave(code: int) -> NoReturn:
+    """End a command that has given its answer with exit ``code``, click's way: from the
+    console the process exits with it, and ``main([...], standalone_mode=False)`` returns
+    it to a calling script instead of raising SystemExit."""
+    raise click.exceptions.Exit(code)
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -108,7 +115,7 @@ def answered(code: int) -> None:
     From the console (`QUICK_EXIT`), the process ends at once: a solver of gigabytes
     of small objects is not freed one object at a time first (seconds on a big input),
     and a Ctrl-C meanwhile ends it instead of printing a shutdown traceback. Elsewhere
-    (tests, a caller of ``main``) it is ``sys.exit(code)``.
+    (tests, a caller of ``main``) it is `leave`.
     """
     if QUICK_EXIT[0]:
         try:
@@ -123,7 +130,7 @@ def answered(code: int) -> None:
             click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
             os._exit(1)
         os._exit(code)
-    sys.exit(code)
+    leave(code)
 
 
 EXIT_INTERRUPTED = 130

@@ -26,6 +26,7 @@ from formats.cli import (
     available_memory,
     fail,
     fail_if_short,
+    leave,
     one_stdin,
     print_warnings,
     report_errors,
@@ -574,8 +575,8 @@ def solve_command(
         with atomic_output(output, inputs=(maze_file,)) as handle:
             handle.write(text)
     if answer.unknown:
-        sys.exit(EXIT_UNKNOWN)
-    sys.exit(EXIT_SOLVED if answer.path is not None else EXIT_NO_SOLUTION)
+        leave(EXIT_UNKNOWN)
+    leave(EXIT_SOLVED if answer.path is not None else EXIT_NO_SOLUTION)
 
 
 # --------------------------------------------------------------------------- generate

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.cli import fail, one_stdin, report_errors
+from formats.cli import fail, leave, one_stdin, report_errors
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError
 from formats.streams import check_output, display_name, is_stdout
@@ -158,7 +157,7 @@ def _run(
         click.echo(json.dumps(_json_report(puzzle, result, solver, cnf_path), indent=2))
     else:
         click.echo(_text_report(puzzle, result, solver))
-    sys.exit(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
+    leave(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
 
 
 def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
@@ -336,7 +335,7 @@ def hitman_command(
         click.echo(json.dumps(_hitman_json(result, cnf_path), indent=2))
     else:
         click.echo(_hitman_text(result))
-    sys.exit(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
+    leave(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
 
 
 def _interrupted(as_json: bool, **what: str | None) -> NoReturn:
@@ -346,7 +345,7 @@ def _interrupted(as_json: bool, **what: str | None) -> NoReturn:
         click.echo(json.dumps({**what, "status": "UNKNOWN"}))
     else:
         click.echo("interrupted: no answer", err=True)
-    sys.exit(EXIT_UNKNOWN)
+    leave(EXIT_UNKNOWN)
 
 
 def _write_hitman_cnf(
@@ -542,7 +541,7 @@ def _hitman_replay(
                 ]
             )
         )
-    sys.exit(EXIT_SOLVED if determined else EXIT_GUESSED)
+    leave(EXIT_SOLVED if determined else EXIT_GUESSED)
 
 
 commands: list[click.Command] = [puzzle_group]

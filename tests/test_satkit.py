@@ -159,3 +159,24 @@ def test_a_reader_that_closes_stdout_early_ends_the_command_quietly_with_141(tmp
     for args in (["stats", str(cnf)], ["solve", str(cnf)], ["convert", str(cnf)]):
         # closed before the command writes: its output fails at the last flush
         assert _closed_early(args, 0) == (141, b""), args
+
+
+def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path) -> None:
+    # click's convention: a calling script gets the code back instead of SystemExit
+    # (solve, dp, maze solve, puzzle and crosscheck raised it; audit 16-A)
+    sat = tmp_path / "sat.cnf"
+    sat.write_text("p cnf 3 2\n1 -2 0\n2 3 0\n")
+    unsat = tmp_path / "unsat.cnf"
+    unsat.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    dp_in = tmp_path / "in.dp"
+    dp_in.write_text("1 2\n0\n")
+    calls = [
+        (["solve", str(sat)], 10),
+        (["solve", str(unsat)], 20),
+        (["dp", str(dp_in), "-o", str(tmp_path / "out.dp")], 0),
+        (["maze", "solve", str(ROOT / "data" / "maze" / "example.txt")], 10),
+        (["puzzle", "einstein"], 10),
+        (["crosscheck", str(sat), "-q", "-s", "dpll"], 0),
+    ]
+    for args, code in calls:
+        assert satkit.main(args, standalone_mode=False) == code, args
