@@ -174,9 +174,9 @@ def test_a_whole_last_line_without_its_newline_is_kept_on_resume(tmp_path):
 def test_a_log_record_nested_too_deeply_is_a_format_error(tmp_path):
     # json.loads raises RecursionError, not JSONDecodeError (audit 16-B)
     log = tmp_path / "deep.log"
-    log.write_text("[" * 5000 + "]" * 5000 + "\n")
+    log.write_text("[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(FormatError) as info:
         read_log(str(log))
     assert str(info.value) == f"{log}:1: not a JSON record: nested too deeply"
-    log.write_text("[" * 5000 + "]" * 5000)  # as a torn last line: cut on resume
+    log.write_text("[" * 100_000 + "]" * 100_000)  # as a torn last line: cut on resume
     assert read_log(str(log)) == []

@@ -157,7 +157,7 @@ def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"error: {bad}:2: step 4: a penalty increase of 3")
     bad.write_text("{}\n")
     assert run(MAPS, "--replay", bad).stderr.startswith(f"error: {bad}:1: 'start' must be")
-    bad.write_text("\n" + "[" * 5000 + "]" * 5000 + "\n")  # RecursionError in json (audit 16-B)
+    bad.write_text("\n" + "[" * 100_000 + "]" * 100_000 + "\n")  # RecursionError (audit 16-B)
     result = run(MAPS, "--replay", bad)
     assert result.exit_code == 1
     assert result.stderr == f"error: {bad}:2: invalid JSON: nested too deeply\n"
