@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NoReturn, TypeVar
 
@@ -185,7 +186,8 @@ def report_errors(func: F) -> F:
             # the traceback holds the frames that hold the solver: let it go before the
             # message is printed, or printing it fails for want of memory in turn (a
             # chained traceback of MemoryErrors)
-            exc.__traceback__ = None
+            traceback.clear_frames(exc.__traceback__)  # (Python 3.10 keeps the traceback
+            exc.__traceback__ = None  # of the exception being handled elsewhere too)
             exc.__context__ = None
             del exc
             fail(f"out of memory{detail} (this process may not use more; try a smaller input)")

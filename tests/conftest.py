@@ -7,12 +7,19 @@ when the folder is absent (a bare clone without ``../shared``). CI has it.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+# A job started in the background by a script (`pytest … &`) begins with Ctrl-C ignored,
+# and the programs it starts inherit that: the Ctrl-C tests would then test nothing and
+# fail. Give the test process (and through it every child) Python's own handler.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _folder(path: Path) -> Path:

@@ -715,8 +715,9 @@ def test_reading_leaves_the_collector_as_it_was():
 
     text = "p cnf 3 2\n1 -2 0\n2 3 0\n"
     assert gc.isenabled()
+    frozen = gc.get_freeze_count()  # (Python 3.12.1 starts with 375 frozen objects)
     assert parse_dimacs(text).clauses == [[1, -2], [2, 3]]
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
     gc.disable()
     try:
         parse_dimacs(text)

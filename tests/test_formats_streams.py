@@ -531,7 +531,9 @@ def test_compressed_blocks_stay_whole_lines_of_about_the_block_size(tmp_path):
     path.write_bytes(gzip.compress(b"\xef\xbb\xbf" + data))
     blocks = list(iter_byte_blocks(path, 1 << 18))
     assert b"".join(block for block, _ in blocks) == data
-    assert all(len(block) >= 1 << 18 for block, _ in blocks[:-1])
+    # a block ends at the last line end it holds: under the size by less than a line
+    # (Python 3.12's gzip hands out pieces of other sizes than 3.11's)
+    assert all(len(block) > (1 << 18) - 16 for block, _ in blocks[:-1])
     assert all(len(block) < (1 << 18) + (1 << 17) for block, _ in blocks)
     # one line far longer than a block: joined once per block's worth, not per piece read
     long_line = b"1 2 3 0 " * 400_000 + b"\n"

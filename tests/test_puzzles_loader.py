@@ -21,10 +21,10 @@ HARBOUR_JSON = (DATA / "harbour-lane.json").read_text()
 
 
 def as_json(puzzle_toml: str) -> str:
-    """The same document as JSON (tomllib reads it; json writes it)."""
-    import tomllib
-
-    return json.dumps(tomllib.loads(puzzle_toml), indent=2)
+    """The same document as JSON (tomllib, or tomli on Python 3.10, reads it; json writes it)."""
+    if loader.tomllib is None:
+        pytest.skip("reading TOML needs Python 3.11+ or the tomli package")
+    return json.dumps(loader.tomllib.loads(puzzle_toml), indent=2)
 
 
 def test_einstein_toml_is_the_einstein_puzzle() -> None:
@@ -187,7 +187,8 @@ JSON_ERRORS = [
     ('"houses": 4', '"houses": 5', "houses = 5, but each category lists 4 values", "houses"),
     ('"title": "Harbour Lane"', '"title": 5', "title must be a string", "title"),
     ('"houses": 4,', '"houses": 4', "invalid JSON: Expecting ',' delimiter", "categories"),
-    ('"Dev"]', '"Dev",]', "invalid JSON: Expecting value", "Dev"),
+    # (Python 3.13 says "Illegal trailing comma before end of array" here)
+    ('"Dev"]', '"Dev",]', "invalid JSON: ", "Dev"),
     (
         '{"text": "Cleo drinks tea.", "same_house": ["Cleo", "Tea"]}',
         '"Cleo drinks tea"',
