@@ -360,15 +360,17 @@ def test_vsids_numbered_is_the_numbering_start_by_name() -> None:
 def test_huge_clause_watching_agrees_with_minisat(
     case: tuple[int, list[list[int]]], seed: int, busy: bool
 ) -> None:
-    # HUGE lowered to 4: every clause of 4+ literals, original or learnt, takes the
-    # circular path (ternary clauses keep their own loading path and the usual one)
+    # HUGE lowered to 4: every input clause of 4+ literals takes the circular path
+    # (ternary clauses keep their own loading path; learnt clauses the usual one)
     n, clauses = case
     options = {"luby_unit": 2, "walk_min_conflicts": 0, "walk_patience": 10**6} if busy else {}
     with huge_at(4):
         engine = CDCLEngine(n, clauses, seed=seed, first_reduce=20, reduce_inc=5, **options)
         result = solve(engine)
     watched = [c for ws in engine.watches if ws for _, c in ws]
-    assert all(len(c) == 3 for c in watched)
+    assert all(len(c) == 3 or c in engine.learnts for c in watched)
+    huge = [c for ws in engine.huge_watches if ws for _, c in ws]
+    assert all(len(c) >= 4 and c in engine.clauses for c in huge)
     assert result == minisat(clauses)
     if result:
         assert satisfies(engine.model(), clauses)
@@ -382,7 +384,7 @@ def test_huge_clause_watching_with_assumptions_and_cores(
     n, clauses = case
     rng = random.Random(seed)
     assumptions = [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), 5)]
-    with huge_at(4):
+    with huge_at(4):  # the long clause, and every learnt-from-it step, on both paths
         engine = CDCLEngine(n, [*clauses, list(range(1, n + 1))], first_reduce=30, reduce_inc=5)
         result = solve(engine, assumptions)
     expected = minisat([*clauses, list(range(1, n + 1))], assumptions)

@@ -180,12 +180,17 @@ def test_a_proof_file_gets_the_same_proof_as_it_is_found(mode: str) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32), st.integers(15, 50))
+@given(st.integers(0, 2**32), st.integers(12, 30))
 def test_unsat_proofs_verify_with_the_huge_clause_path(seed: int, n: int) -> None:
-    # HUGE lowered to 4: learnt clauses of 4+ literals are watched by the circular search
+    # HUGE lowered to 4: the input clauses (random 4- and 5-SAT, well above the
+    # threshold) are watched by the circular search
     import dpll.cdcl as cdcl
 
-    clauses = random_cnf(seed, n, 5.5)
+    rng = random.Random(seed)
+    clauses = [
+        [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), rng.choice((4, 5)))]
+        for _ in range(n * 16)
+    ]
     saved, cdcl.HUGE = cdcl.HUGE, 4
     try:
         with Solver(bootstrap_with=clauses, with_proof=True, first_reduce=12, reduce_inc=3) as s:
