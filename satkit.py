@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -64,6 +65,13 @@ def run() -> None:
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS
+    # started with stdout or stderr closed (`>&-`, `2>&-`): Python makes it None; what
+    # goes there goes nowhere, quietly, and the exit code still says the answer (as
+    # minisat does), instead of a traceback and exit 1
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
     try:
         main()
     finally:

@@ -120,8 +120,9 @@ def answered(code: int) -> None:
     """
     if QUICK_EXIT[0]:
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # (None: the process was started with it closed)
+                    stream.flush()
         except BrokenPipeError:
             _silence_stdout()
             os._exit(EXIT_BROKEN_PIPE)

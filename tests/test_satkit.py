@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import satkit
@@ -180,3 +181,33 @@ def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path)
     ]
     for args, code in calls:
         assert satkit.main(args, standalone_mode=False) == code, args
+
+
+@pytest.mark.parametrize("closed", [1, 2], ids=["stdout", "stderr"])
+def test_commands_keep_their_exit_codes_when_started_with_stdout_or_stderr_closed(
+    tmp_path, closed: int
+) -> None:
+    # (`>&-`, `2>&-`): Python makes the stream None; solve and dp exited 1 after the
+    # answer (stderr), or with a traceback (stdout) (review 16); minisat exits 10
+    import os
+
+    sat = tmp_path / "sat.cnf"
+    sat.write_text("p cnf 2 1\n1 2 0\n")
+    dp_in = tmp_path / "in.dp"
+    dp_in.write_text("1 2\n0\n")
+    for args, code in (
+        (["solve", str(sat)], 10),
+        (["dp", str(dp_in), "-o", str(tmp_path / "out.dp")], 0),
+        (["stats", str(sat)], 0),
+        (["maze", "solve", str(ROOT / "data" / "maze" / "example.txt")], 10),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "satkit", *args],
+            capture_output=True,
+            preexec_fn=lambda: os.close(closed),
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert done.returncode == code, args
+        assert b"Traceback" not in done.stdout + done.stderr
+    assert (tmp_path / "out.dp").read_text().startswith("1 T\n")
