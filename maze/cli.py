@@ -257,8 +257,10 @@ def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
     """A DP output's own key must name its atoms as the CNF given with --cnf does: a
     disagreement means the two files are not from the same encoding (decoding by either
     key would print a path the other file does not describe)."""
-    both_has = own.has.keys() & cnf_key.has.keys()  # one key may leave the Has atoms out
-    for atom in sorted(own.at.keys() | cnf_key.at.keys() | both_has):
+    # only the atoms both name: a key may leave some out (the Has atoms, or all but the
+    # true ones); an atom one key calls At and the other Has is still a disagreement
+    named = (own.at.keys() | own.has.keys()) & (cnf_key.at.keys() | cnf_key.has.keys())
+    for atom in sorted(named):
         mine = _atom_text(own, atom)
         theirs = _atom_text(cnf_key, atom)
         if mine != theirs:
@@ -271,11 +273,7 @@ def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
 
 
 def _atom_text(key: Key, atom: int) -> str:
-    if atom in key.at:
-        return at_name(*key.at[atom])
-    if atom in key.has:
-        return has_name(*key.has[atom])
-    return "nothing"
+    return at_name(*key.at[atom]) if atom in key.at else has_name(*key.has[atom])
 
 
 def _back_matter_line(text: str) -> int:

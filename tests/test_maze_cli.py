@@ -597,6 +597,19 @@ def test_decode_refuses_a_dp_output_whose_key_disagrees_with_the_cnf(tmp_path, e
         assert same.exit_code == 0 and valid_for(EXAMPLE, same.stdout)
 
 
+def test_decode_takes_a_dp_output_whose_key_names_only_some_atoms(tmp_path, example_files):
+    # a key naming only the true atoms does not disagree with the CNF's (review 16)
+    lines = example_files["dp_out"].read_text().split("\n")
+    separator = lines.index("0")
+    true = {int(row.split()[0]) for row in lines[:separator] if row.endswith(" T")}
+    key = [row for row in lines[separator + 1 :] if row and int(row.split()[0]) in true]
+    partial = tmp_path / "partial.out"
+    partial.write_text("\n".join([*lines[: separator + 1], *key]) + "\n")
+    for cnf in ("dp_in", "cnf"):
+        result = run("decode", partial, "--cnf", example_files[cnf])
+        assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout), result.stderr
+
+
 def test_decode_blames_the_cnf_for_a_bad_key(tmp_path, example_files):
     bare = tmp_path / "bare.out"
     text = example_files["dp_out"].read_text()
