@@ -37,7 +37,11 @@ def engine_option(text: str) -> tuple[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--families", default="uuf100,pigeonhole", help="comma-separated")
+    parser.add_argument(
+        "--families",
+        default="uuf100,pigeonhole",
+        help="comma-separated (default: uuf100,pigeonhole)",
+    )
     parser.add_argument(
         "--seeds",
         type=seed_list,
