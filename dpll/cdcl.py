@@ -42,6 +42,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
+from itertools import chain
 from operator import add
 
 from dpll.engine import Limits, ProofSink
@@ -547,22 +548,12 @@ class CDCLEngine:
                 ws[j] = (first, c)
                 j += 1
                 continue
-            n = len(c)
-            start = c.pos
-            k = start
-            found = -1
-            while k < n:
-                if val[c[k]] != -1:
-                    found = k
+            start = c.pos  # from where the last look ended, round to it again
+            for found in chain(range(start, len(c)), range(2, start)):
+                if val[c[found]] != -1:
                     break
-                k += 1
             else:
-                k = 2
-                while k < start:
-                    if val[c[k]] != -1:
-                        found = k
-                        break
-                    k += 1
+                found = -1
             if found >= 0:
                 lk = c[found]
                 c[1] = lk

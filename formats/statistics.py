@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import chain, repeat
 from operator import ne, or_, xor
@@ -76,8 +77,10 @@ def _duplicates(clauses: list[list[int]], repeats: bool) -> int:
     """How many clauses equal an earlier one as literal sets (``repeats``: some clause
     holds a literal twice). Distinct hashes prove there are none, without keeping a
     key per clause; otherwise the keys themselves are compared."""
-    sets = map(set, clauses) if repeats else clauses
-    if len(set(map(hash, map(tuple, map(sorted, sets))))) == len(clauses):
+
+    def keys() -> Iterator[tuple[int, ...]]:
+        return map(tuple, map(sorted, map(set, clauses) if repeats else clauses))
+
+    if len(set(map(hash, keys()))) == len(clauses):
         return 0
-    sets = map(set, clauses) if repeats else clauses
-    return len(clauses) - len(set(map(tuple, map(sorted, sets))))
+    return len(clauses) - len(set(keys()))
