@@ -61,7 +61,7 @@ def run() -> None:
     soon as their answer is out (`formats.cli.answered`): a big solver is not freed
     object by object first, and a Ctrl-C meanwhile prints no shutdown traceback. Standard
     output is flushed here, so that a reader that closed it early is not reported."""
-    from formats.cli import QUICK_EXIT, finish_stdout
+    from formats.cli import EXIT_BROKEN_PIPE, QUICK_EXIT, fail_unwritten, finish_stdout
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS
@@ -74,6 +74,14 @@ def run() -> None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
     try:
         main()
+    except SystemExit as exc:
+        # click meets a closed pipe in its own output (help, version) by wrapping the
+        # streams in PacifyFlushWrapper and exiting 1: that is a closed pipe too
+        if exc.code == 1 and "PacifyFlushWrapper" in type(sys.stdout).__name__:
+            raise SystemExit(EXIT_BROKEN_PIPE) from None
+        raise
+    except OSError as exc:  # click's own output (help, version) on a full disk, say
+        fail_unwritten(exc)
     finally:
         finish_stdout()  # a closed pipe (`| head`): exit 141 quietly, as C tools do
 

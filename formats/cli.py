@@ -203,6 +203,17 @@ def report_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def fail_unwritten(exc: OSError) -> NoReturn:
+    """End with one ``error: FILE: reason`` line (exit 1) for output that could not be
+    written outside a command body (click's help or version text on a full disk);
+    a file-less error is standard output's."""
+    where = "<stdout>" if exc.filename is None else exc.filename
+    if where == "<stdout>":
+        _silence_stdout()
+    fail(f"{where}: {exc.strerror or exc}")
+    raise AssertionError("unreachable")  # (fail exits)
+
+
 def _silence_stdout() -> None:
     """After a write to standard output failed (a full disk): point it at /dev/null, so
     that the flush at exit does not fail again (Python's 'Exception ignored' and exit

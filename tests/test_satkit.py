@@ -160,6 +160,22 @@ def test_a_reader_that_closes_stdout_early_ends_the_command_quietly_with_141(tmp
     for args in (["stats", str(cnf)], ["solve", str(cnf)], ["convert", str(cnf)]):
         # closed before the command writes: its output fails at the last flush
         assert _closed_early(args, 0) == (141, b""), args
+    # click's help and version output: click turns EPIPE into exit 1 before our code
+    # sees it (review 16 #4)
+    for args in (["--help"], ["solve", "--help"], ["--version"]):
+        assert _closed_early(args, 0) == (141, b""), args
+
+
+def test_help_and_version_on_a_full_disk_are_one_error_line() -> None:
+    # click writes these itself, outside any command's error handling: a traceback before
+    for args in (["--help"], ["solve", "--help"], ["--version"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "satkit", *args],
+                stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
+            )  # fmt: skip
+        expected = (1, "error: <stdout>: No space left on device\n")
+        assert (done.returncode, done.stderr) == expected, args
 
 
 def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path) -> None:
