@@ -6,7 +6,9 @@ block alone, as Zeller's ddmin does); then remove single literals from
 each clause; repeat both while they make progress; finally renumber the
 variables that are left to 1..n. A candidate is kept only when cross-checking
 it (same solvers, same options) still shows one of the original failures —
-the same solver with the same outcome (``disagree``, ``invalid-model``, …).
+the same solver with the same outcome (``disagree``, ``invalid-model``, …; for a
+``crash``, the same kind of crash: signal, exit code and reason, see `crash_kind`, so
+that a solver with two bugs is not shrunk from one to the other).
 When renumbering loses the failure (a bug tied to one variable number), the
 numbers stay and only the variables above the largest one used are dropped.
 Every cross-check counts against the budget (``max_checks``), the first one
@@ -17,6 +19,7 @@ Timeouts are never failures, so shrinking does not drift towards them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,12 +44,57 @@ class ShrinkResult:
 
 
 def failure_signature(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
-    """The (solver, outcome) pairs of a record's failed runs."""
+    """The (solver, outcome) pairs of a record's failed runs; a crash's outcome names its
+    kind (``crash (signal 11)``, see `crash_kind`)."""
     return frozenset(
-        (name, run["outcome"])
+        (name, _failure(run))
         for name, run in record.get("runs", {}).items()
         if run["outcome"] in FAILURES
     )
+
+
+def _failure(run: dict[str, Any]) -> str:
+    if run["outcome"] != "crash":
+        return run["outcome"]
+    return f"crash ({crash_kind(run.get('detail', ''))})"
+
+
+_SIGNAL = re.compile(r"killed by signal (\w+)")
+_EXIT = re.compile(r"exited with code (-?\d+)(?::\s*(.*))?", re.DOTALL)
+_UNREADABLE = re.compile(
+    r"unreadable output \((?:line \d+ of )?its [^:]*: (.*?)\)(?: |$)", re.DOTALL
+)
+_REASONS = ("answered SAT", "answered UNSAT", "answered UNKNOWN", "printed no 's' line")
+
+
+def crash_kind(detail: str) -> str:
+    """What kind of crash a run's ``detail`` describes, without what varies with the
+    formula (the output's tail, line numbers, numbers inside a reason): ``signal 11``,
+    ``exit 10, unreadable output: value lines do not end with N``, ``exit 20, answered
+    SAT``, or for an exception the type name (``RecursionError``).
+
+    >>> crash_kind("/bin/x was killed by signal 11: s SATISFIABLE")
+    'signal 11'
+    >>> crash_kind("x exited with code 10: unreadable output (line 2 of its output: "
+    ...            "value lines do not end with 0) ")
+    'exit 10, unreadable output: value lines do not end with N'
+    >>> crash_kind("x exited with code 20: answered SAT ")
+    'exit 20, answered SAT'
+    >>> crash_kind("IndexError: list index out of range")
+    'IndexError'
+    """
+    signal = _SIGNAL.search(detail)
+    if signal:
+        return f"signal {signal[1]}"
+    code = _EXIT.search(detail)
+    if code:
+        rest = code[2] or ""
+        unreadable = _UNREADABLE.match(rest)
+        if unreadable:
+            return f"exit {code[1]}, unreadable output: {re.sub(r'[0-9]+', 'N', unreadable[1])}"
+        reason = next((reason for reason in _REASONS if rest.startswith(reason)), None)
+        return f"exit {code[1]}" + (f", {reason}" if reason else "")
+    return re.sub(r"[0-9]+", "N", detail.split(":", 1)[0].strip()) or "no detail"
 
 
 class _Budget(Exception):

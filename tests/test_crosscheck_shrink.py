@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -171,3 +172,30 @@ def test_shrink_command_with_a_small_budget_writes_what_it_shrank(flips, tmp_pat
     assert len(shrunk.clauses) < len(instance.clauses)
     again = Instance("again", shrunk.clauses, shrunk.nvars)
     assert shrink_instance(again, CheckOptions(["minisat22", flips]), max_checks=1) is not None
+
+
+def test_a_crash_is_shrunk_only_to_a_crash_of_the_same_kind(tmp_path):
+    # a program with two bugs: value lines without their final 0 (exit 10), and a
+    # segfault on formulas of fewer than 5 clauses. Shrinking must keep the first, not
+    # slip into the second because both are "crash" (audit 17-C #1)
+    program = tmp_path / "two-bugs"
+    program.write_text(
+        f"#!{sys.executable}\n"
+        "import os, signal, sys\n"
+        "lines = open(sys.argv[1]).read().split('\\n')\n"
+        "clauses = [line for line in lines if line.strip() and line[0] not in 'cp']\n"
+        "if len(clauses) < 5:\n"
+        "    os.kill(os.getpid(), signal.SIGSEGV)\n"
+        "print('s SATISFIABLE')\n"
+        "print('v 1')\n"
+        "sys.exit(10)\n"
+    )
+    program.chmod(0o755)
+    formula = random_ksat(3, 20)
+    instance = Instance("two-bugs", formula.clauses, formula.nvars)
+    result = shrink_instance(instance, CheckOptions(["minisat22", f"bin:{program}"], timeout=30))
+    assert result is not None
+    kinds = {failure for _solver, failure in result.failures}
+    assert kinds == {"crash (exit 10, unreadable output: value lines do not end with N)"}
+    assert len(result.clauses) == 5  # the smallest formula that still shows that crash
+    assert failure_signature(result.record) == result.failures
