@@ -16,7 +16,9 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
 
 The truth an answer is judged against: SAT when some model passes the
 independent check (or the maze search finds a valid walk); otherwise UNSAT
-when some solver says so; otherwise unknown. The instance's verdict is its
+when some solver says so and no SAT claim (each failed its check) contests
+it, or when one of our UNSAT proofs verifies; otherwise unknown (a contested
+UNSAT run keeps ``agree``, its detail says ``unconfirmed``). The instance's verdict is its
 worst run outcome. How solvers run: ours in this process with its time
 budget (it polls the deadline); PySAT's and registered ones in a forked
 child killed at the deadline; external programs as processes killed at the
@@ -226,6 +228,7 @@ def _check_proof(instance: Instance, run: Run, timeout: float) -> None:
 def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | None:
     """Validate every answer, set each run's outcome, and return the truth (SAT/UNSAT/None)."""
     evidence: str | None = None  # what proves SAT, if anything
+    nvars: int | None = None  # the variables a model may name (found at the first model)
     for run in runs:
         if run.status == "crash":
             run.outcome, run.detail = "crash", run.error or "no answer"
@@ -241,7 +244,10 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                 else:
                     evidence = evidence or "the maze search found a valid walk"
         elif run.status == "SAT":
-            problem = model_problem(instance.clauses, run.model)
+            if nvars is None:  # those of the DIMACS export: the header's or the clauses'
+                largest = max(map(_largest_variable, instance.clauses), default=0)
+                nvars = max(instance.nvars, largest)
+            problem = model_problem(instance.clauses, run.model, nvars)
             if problem:
                 run.outcome, run.detail = "invalid-model", problem
                 continue
@@ -255,8 +261,19 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                 if why is not None:
                     run.outcome, run.detail = "invalid-path", why
     truth = "SAT" if evidence else None
-    if truth is None and any(run.status == "UNSAT" for run in runs):
-        truth = "UNSAT"
+    unsat = [run for run in runs if run.status == "UNSAT"]
+    if truth is None and unsat:
+        for run in unsat:
+            if run.proof is not None:
+                _check_proof(instance, run, options.timeout)
+        # SAT claims left here all failed their check; one still contests an unchecked UNSAT
+        claims = [run.solver for run in runs if run.status == "SAT"]
+        if not claims or any(run.proof_check == "verified" for run in unsat):
+            truth = "UNSAT"
+        else:
+            for run in unsat:
+                if run.outcome == "agree":
+                    run.detail = f"unconfirmed: {', '.join(claims)} said SAT, with no valid model"
     for run in runs:
         if run.status not in ("SAT", "UNSAT") or run.outcome != "agree":
             continue
@@ -265,9 +282,11 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
             run.detail = f"says {run.status}, but " + (
                 evidence if truth == "SAT" else "no model passed the check and others say UNSAT"
             )
-        elif run.status == "UNSAT" and run.proof is not None:
-            _check_proof(instance, run, options.timeout)
     return truth
+
+
+def _largest_variable(clause: Sequence[int]) -> int:
+    return max(max(clause), -min(clause)) if clause else 0
 
 
 def encoding_fault(instance: Instance, runs: Sequence[Run]) -> str | None:

@@ -22,17 +22,23 @@ class CheckerMissing(RuntimeError):
     """The proof checker (dratify, in the ``test`` extra) is not installed."""
 
 
-def model_problem(clauses: Sequence[Sequence[int]], model: Sequence[int] | None) -> str | None:
-    """Why ``model`` is not a model of ``clauses`` (None when it is).
+def model_problem(
+    clauses: Sequence[Sequence[int]], model: Sequence[int] | None, nvars: int | None = None
+) -> str | None:
+    """Why ``model`` is not a model of ``clauses`` over variables 1..``nvars`` (None
+    when it is).
 
     A model is a list of literals; it must not hold a literal and its
-    negation, and every clause must contain one of its literals. Variables
-    the model leaves out satisfy nothing (partial models are allowed).
+    negation, nor (when ``nvars`` is given) a variable above ``nvars``, and every
+    clause must contain one of its literals. Variables the model leaves out satisfy
+    nothing (partial models are allowed).
 
     >>> model_problem([[1, 2], [-1]], [-1, 2]) is None
     True
     >>> model_problem([[1, 2], [-1]], [1, 2])
     'clause 2 is false: -1 0'
+    >>> model_problem([[1, 2], [-1]], [-1, 2, 3], nvars=2)
+    'the model gives variable 3 a value, but the formula has 2 variables'
     """
     if model is None:
         return "the solver said SAT but gave no model"
@@ -41,6 +47,13 @@ def model_problem(clauses: Sequence[Sequence[int]], model: Sequence[int] | None)
         if -lit in true:
             return f"the model holds both {lit} and {-lit}"
         true.add(lit)
+    if nvars is not None:
+        beyond = next((lit for lit in model if not -nvars <= lit <= nvars), None)
+        if beyond is not None:  # an off-by-N numbering bug, say
+            return (
+                f"the model gives variable {abs(beyond)} a value, but the formula has "
+                f"{nvars} variable{'' if nvars == 1 else 's'}"
+            )
     for number, clause in enumerate(clauses, start=1):
         for lit in clause:
             if lit in true:

@@ -61,6 +61,11 @@ class BadModel(_Wrapper):
         return [-abs(lit) for lit in self.inner.get_model()]  # all false: breaks [1, 2]
 
 
+class Beyond(_Wrapper):
+    def get_model(self):
+        return [*self.inner.get_model(), -4]
+
+
 class Crashes(_Wrapper):
     def solve(self, assumptions=()):
         raise RuntimeError("boom")
@@ -76,6 +81,7 @@ FAULTY = {
     "test:says-unsat": SaysUnsat,
     "test:says-sat": SaysSat,
     "test:bad-model": BadModel,
+    "test:beyond": Beyond,
     "test:crashes": Crashes,
     "test:sleeps": Sleeps,
 }
@@ -120,7 +126,38 @@ def test_a_false_sat_claim_is_an_invalid_model_not_a_disagreement():
     record = check_instance(UNSAT, CheckOptions(["minisat22", "test:says-sat"], timeout=30))
     assert runs_of(record) == {"minisat22": ("UNSAT", "agree"),
                                "test:says-sat": ("SAT", "invalid-model")}  # fmt: skip
-    assert record["verdict"] == "invalid-model" and record["answer"] == "UNSAT"
+    assert record["verdict"] == "invalid-model"
+    # the UNSAT is not believed unchecked against a SAT claim, even a broken one; a
+    # verified proof of ours settles it
+    assert record["answer"] is None
+    assert record["runs"]["minisat22"]["detail"] == (
+        "unconfirmed: test:says-sat said SAT, with no valid model"
+    )
+    options = CheckOptions(["dpll", "minisat22", "test:says-sat"], timeout=30, proofs=True)
+    record = check_instance(UNSAT, options)
+    assert record["answer"] == "UNSAT" and record["runs"]["dpll:cdcl"]["proof"] == "verified"
+    assert "detail" not in record["runs"]["minisat22"]
+
+
+def test_an_unsat_claim_against_a_broken_sat_claim_is_no_answer():
+    # the formula is satisfiable: crediting the liar's UNSAT recorded a wrong answer
+    # (audit 17-C #3)
+    record = check_instance(SAT, CheckOptions(["test:says-unsat", "test:bad-model"], timeout=30))
+    assert runs_of(record) == {"test:says-unsat": ("UNSAT", "agree"),
+                               "test:bad-model": ("SAT", "invalid-model")}  # fmt: skip
+    assert record["verdict"] == "invalid-model" and record["answer"] is None
+
+
+def test_a_model_naming_variables_beyond_the_formula_is_invalid():
+    # an off-by-N numbering bug: the clauses are satisfied, the answer is still wrong
+    # (audit 17-C #2)
+    record = check_instance(SAT, CheckOptions(["minisat22", "test:beyond"], timeout=30))
+    run = record["runs"]["test:beyond"]
+    assert (run["outcome"], run["detail"]) == (
+        "invalid-model", "the model gives variable 4 a value, but the formula has 3 variables")
+    # variables the header declares beyond those the clauses use may be named
+    wide = Instance("wide", SAT.clauses, 5)
+    assert check_instance(wide, CheckOptions(["test:beyond"], timeout=30))["verdict"] == "agree"
 
 
 def test_invalid_model():
