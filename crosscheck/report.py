@@ -154,11 +154,12 @@ def _ratio(value: float | None) -> str:
 def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
     """The summary as text lines: totals, the per-solver table, proof counts."""
     v, a = summary.verdicts, summary.answers
+    # instances, each counted once by its worst run (the table below counts runs)
     head = (
-        f"{summary.instances} instances: {a['SAT']} SAT, {a['UNSAT']} UNSAT, "
-        f"{a['unknown']} unknown, {v['bad-input']} bad input; {v['disagree']} disagreements, "
-        f"{sum(v[name] for name in _INVALID)} invalid, {v['crash']} crashes, "
-        f"{v['timeout']} timeouts"
+        f"{summary.instances} instance{'' if summary.instances == 1 else 's'}: "
+        f"{a['SAT']} SAT, {a['UNSAT']} UNSAT, {a['unknown']} unknown, {v['bad-input']} bad input; "
+        f"by worst run: {v['disagree']} disagree, {sum(v[name] for name in _INVALID)} invalid, "
+        f"{v['crash']} crash, {v['timeout']} timeout"
     )
     if elapsed is not None:
         head += f"; {elapsed:.1f} s"

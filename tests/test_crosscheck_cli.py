@@ -68,7 +68,7 @@ def test_batch_that_agrees(batch):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith(
-        "3 instances: 2 SAT, 1 UNSAT, 0 unknown, 0 bad input; 0 disagreements, 0 invalid"
+        "3 instances: 2 SAT, 1 UNSAT, 0 unknown, 0 bad input; by worst run: 0 disagree, 0 invalid"
     )
     table = {line.split()[0]: line.split() for line in lines[3:6]}
     assert table["dpll:cdcl"][1:4] == ["3", "3", "3"]
@@ -93,7 +93,9 @@ def test_bad_input_is_reported_and_the_batch_goes_on(batch):
     assert len(errors) == 1 and "d-bad.cnf:2:" in errors[0]
     assert "Traceback" not in result.output
     head = result.stdout.splitlines()[0]
-    assert head.startswith("4 instances: 2 SAT, 1 UNSAT, 0 unknown, 1 bad input; 0 disagreements")
+    assert head.startswith(
+        "4 instances: 2 SAT, 1 UNSAT, 0 unknown, 1 bad input; by worst run: 0 disagree"
+    )
     assert head.count("bad input") == 1
 
 
@@ -228,7 +230,7 @@ def test_json_to_stdout_moves_the_summary_to_stderr(batch):
     assert result.exit_code == 0
     record = json.loads(result.stdout)
     assert record["verdict"] == "agree" and record["runs"]["minisat22"]["status"] == "SAT"
-    assert result.stderr.startswith("1 instances: 1 SAT")
+    assert result.stderr.startswith("1 instance: 1 SAT")
 
 
 def test_loader_warnings_go_to_stderr_unless_quiet(tmp_path):
@@ -242,7 +244,7 @@ def test_loader_warnings_go_to_stderr_unless_quiet(tmp_path):
 
 def test_stdin(tmp_path):
     result = invoke("crosscheck", "-", input=UNSAT_CNF)
-    assert result.exit_code == 0 and result.stdout.startswith("1 instances: 0 SAT, 1 UNSAT")
+    assert result.exit_code == 0 and result.stdout.startswith("1 instance: 0 SAT, 1 UNSAT")
 
 
 def test_plot(batch, tmp_path):
@@ -499,8 +501,8 @@ def test_bad_input_is_not_an_unknown_answer(tmp_path):
     result = invoke("crosscheck", str(tmp_path))
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0].startswith(
-        "2 instances: 1 SAT, 0 UNSAT, 0 unknown, 1 bad input; 0 disagreements, 0 invalid, "
-        "0 crashes, 0 timeouts; "
+        "2 instances: 1 SAT, 0 UNSAT, 0 unknown, 1 bad input; by worst run: 0 disagree, 0 invalid, "
+        "0 crash, 0 timeout; "
     )
     records = [
         json.loads(line)
@@ -532,8 +534,8 @@ def test_what_the_reader_rejects_is_bad_input_not_a_crash(tmp_path, name, text):
     result = invoke("crosscheck", str(cnf))
     assert result.exit_code == 1
     assert result.stdout.startswith(
-        "1 instances: 0 SAT, 0 UNSAT, 0 unknown, 1 bad input; 0 disagreements, 0 invalid, "
-        "0 crashes, 0 timeouts; "
+        "1 instance: 0 SAT, 0 UNSAT, 0 unknown, 1 bad input; by worst run: 0 disagree, 0 invalid, "
+        "0 crash, 0 timeout; "
     )
     assert result.stderr == f"error: {expected}\n"
 

@@ -50,8 +50,8 @@ def test_text():
     summary = summarize(RECORDS, ["dpll:cdcl", "minisat22"])
     lines = summary_lines(summary, elapsed=12.34)
     assert lines[0] == (
-        "6 instances: 3 SAT, 2 UNSAT, 0 unknown, 1 bad input; 1 disagreements, 0 invalid, "
-        "0 crashes, 1 timeouts; 12.3 s"
+        "6 instances: 3 SAT, 2 UNSAT, 0 unknown, 1 bad input; by worst run: 1 disagree, 0 invalid, "
+        "0 crash, 1 timeout; 12.3 s"
     )
     header = lines[2].split()
     assert header[:3] == ["solver", "runs", "solved"] and header[-2:] == ["x", "minisat22"]
