@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -109,9 +110,11 @@ def find_program(program: str) -> str | None:
 
 
 def program_problem(program: str) -> str | None:
-    """Why ``program`` cannot be run (missing, not executable), or None when it can."""
-    if find_program(program) is not None:
-        return None
+    """Why ``program`` cannot be run (missing, not executable, a script whose ``#!``
+    interpreter is missing), or None when it can."""
+    found = find_program(program)
+    if found is not None:
+        return interpreter_problem(found)
     if os.sep not in program:
         return f"no {program!r} program on PATH"
     if not os.path.exists(program):
@@ -119,6 +122,28 @@ def program_problem(program: str) -> str | None:
     if not os.path.isfile(program):
         return f"{program!r} is not a file"
     return f"{program!r} is not executable"
+
+
+def interpreter_problem(path: str) -> str | None:
+    """Why the script at ``path`` cannot start because of its ``#!`` line (the
+    interpreter it names does not exist: a Windows line end, say), or None. The kernel
+    reports that as 'No such file or directory', naming the script itself."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    # split on blanks only: a carriage return stays part of the name, as for the kernel
+    name = re.split(rb"[ \t]", first[2:].rstrip(b"\n").lstrip(b" \t"), maxsplit=1)[0]
+    if not name:
+        return f"{path}: its #! line names no interpreter"
+    if os.path.exists(name):
+        return None
+    shown = name.decode("utf-8", "backslashreplace")
+    why = " (the line ends in a carriage return: Windows line ends)" if shown.endswith("\r") else ""
+    return f"{path}: its #! interpreter {shown!r} does not exist{why}"
 
 
 def _tail(text: str) -> str:
@@ -186,7 +211,8 @@ def run_program(
                             stderr=err_file,
                         )
                 except OSError as exc:
-                    return ExternalAnswer("crash", error=f"cannot start {program}: {exc}")
+                    why = interpreter_problem(executable) or exc
+                    return ExternalAnswer("crash", error=f"cannot start {program}: {why}")
                 if caught:  # stopped while starting it: raise that signal's way out now
                     signal.raise_signal(caught[0])
                 if killer is not None:

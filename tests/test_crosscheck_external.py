@@ -21,6 +21,7 @@ import pytest
 
 from crosscheck.external import (
     ExternalSolver,
+    program_problem,
     program_style,
     run_program,
     write_clauses,
@@ -346,3 +347,26 @@ def test_ctrl_c_as_the_program_starts_never_leaves_it_running(tmp_path, cnf, run
         time.sleep(0.01)
     if written():  # it got as far as running its body: it must be gone now
         assert_killed(tmp_path, running)
+
+
+def test_a_script_whose_interpreter_is_missing_is_named_as_such(tmp_path, cnf):
+    # the kernel says "No such file or directory" and Python names the script, which
+    # exists: a wrapper saved with Windows line ends (audit 17-C #5)
+    crlf = tmp_path / "crlf"
+    crlf.write_bytes(b'#!/bin/sh\r\nexec cadical "$1"\r\n')
+    crlf.chmod(0o755)
+    why = (
+        f"{crlf}: its #! interpreter '/bin/sh\\r' does not exist (the line ends in a "
+        "carriage return: Windows line ends)"
+    )
+    assert program_problem(str(crlf)) == why
+    answer = run_program(str(crlf), cnf, 30)
+    assert (answer.status, answer.error) == ("crash", f"cannot start {crlf}: {why}")
+    missing = tmp_path / "missing-interpreter"
+    missing.write_text("#!/no/such/interpreter -x\n")
+    missing.chmod(0o755)
+    assert program_problem(str(missing)) == (
+        f"{missing}: its #! interpreter '/no/such/interpreter' does not exist"
+    )
+    fine = fake(tmp_path, "fine", "exit 0")
+    assert program_problem(fine) is None
