@@ -300,8 +300,6 @@ def check_paths(
     Bad input never stops the batch: it becomes a ``bad-input`` record. A worker
     that dies or overruns the watchdog gives a ``crash``/``timeout`` record.
     """
-    solvers = list(options.check.solvers)
-    seed = options.check.seed
     order = schedule(paths, options.jobs)
 
     def work(task: int) -> dict[str, Any]:
@@ -317,13 +315,13 @@ def check_paths(
                 maze_data=options.maze_data,
             )
         except FormatError as exc:
-            return bad_input_record(display_name(path), absolute, str(exc), solvers, seed=seed)
+            return bad_input_record(display_name(path), absolute, str(exc), options.check)
         return check_instance(instance, options.check)
 
     def lost(task: int, kind: str, reason: str) -> dict[str, Any]:
         path = paths[order[task]]
         absolute = None if path == "-" else os.path.abspath(path)
-        return bad_input_record(display_name(path), absolute, reason, solvers, kind, seed=seed)
+        return bad_input_record(display_name(path), absolute, reason, options.check, kind)
 
     results = run_pool(len(paths), work, lost, jobs=options.jobs, watchdog=options.watchdog())
     try:

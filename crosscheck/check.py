@@ -327,10 +327,12 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
             check_variable_room(instance.nvars)
         except TooManyVariables as exc:
             record = bad_input_record(
-                instance.name, instance.path, f"{instance.name}: {exc}", options.solvers,
-                seed=options.seed,
+                instance.name, instance.path, f"{instance.name}: {exc}", options
+            )
+            record.update(
+                family=instance.family, kind=instance.kind, variables=instance.nvars,
+                clauses=len(instance.clauses), notes=list(instance.notes),
             )  # fmt: skip
-            record.update(family=instance.family, kind=instance.kind)
             return record
     runs = run_solvers(instance, options)
     truth = judge(instance, runs, options)
@@ -355,33 +357,30 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
         record["encoding"] = instance.encoding
     if instance.seed is not None:
         record["seed"] = instance.seed
-    if instance.notes:
-        record["notes"] = instance.notes
+    record["notes"] = list(instance.notes)
     return record
 
 
 def bad_input_record(
-    name: str,
-    path: str | None,
-    message: str,
-    solvers: Sequence[str],
-    verdict: str = "bad-input",
-    *,
-    seed: int = 0,
+    name: str, path: str | None, message: str, options: CheckOptions, verdict: str = "bad-input"
 ) -> dict[str, Any]:
     """The record of an instance that yielded no runs: unreadable (``bad-input``), or its
-    worker died (``crash``) or overran the watchdog (``timeout``); ``message`` says why;
-    ``seed`` is the solvers' seed (`CheckOptions.seed`)."""
+    worker died (``crash``) or overran the watchdog (``timeout``); ``message`` says why.
+    It has every field of `check_instance`'s records, None where nothing is known."""
     family = os.path.basename(os.path.dirname(path)) if path else ""
     return {
         "instance": name,
         "path": path,
         "family": family,
         "kind": None,
-        "solvers": list(solvers),
-        "solver_seed": seed,
+        "variables": None,
+        "clauses": None,
+        "solvers": [canonical_name(name) for name in options.solvers],
+        "timeout": options.timeout,
+        "solver_seed": options.seed,
         "verdict": verdict,
         "answer": None,
         "error": message,
         "runs": {},
+        "notes": [],
     }

@@ -88,7 +88,7 @@ def run_fuzz(options: FuzzOptions) -> Iterator[dict[str, Any]]:
     def lost(index: int, kind: str, reason: str) -> dict[str, Any]:
         family, seed = options.case(index)
         name = f"{family}-{seed}"
-        record = bad_input_record(name, None, reason, solvers, kind, seed=options.check.seed)
+        record = bad_input_record(name, None, reason, options.check, kind)
         record.update(family=family, seed=seed, max_vars=options.max_vars)
         return record
 

@@ -100,7 +100,9 @@ def test_satlib_uf50_and_uuf50_against_minisat_with_models_and_proofs(tmp_path):
          "dpll:cdcl,minisat22", "--proofs", "--jobs", "2", "--json", str(log)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("200 instances: 100 SAT, 100 UNSAT, 0 unknown, 0 bad input; 0")
+    assert result.stdout.startswith(
+        "200 instances: 100 SAT, 100 UNSAT, 0 unknown, 0 bad input; by worst run: 0 disagree"
+    )
     records = read_log(str(log))
     assert len(records) == 200
     for record in records:
@@ -152,9 +154,15 @@ def test_every_record_satkit_writes_passes_the_resume_check(tmp_path):
     unsat.write_text("p cnf 1 2\n1 0\n-1 0\n")
     options = BatchOptions(CheckOptions(["dpll", "minisat22"], timeout=30, proofs=True))
     records = list(check_paths([str(maze), str(unsat)], options))
-    records.append(bad_input_record("x.cnf", None, "x.cnf:1: bad", ["dpll"]))
-    records.append(bad_input_record("y.cnf", "/y.cnf", "died", ["dpll"], "crash"))
+    records.append(bad_input_record("x.cnf", None, "x.cnf:1: bad", options.check))
+    records.append(bad_input_record("y.cnf", "/y.cnf", "died", options.check, "crash"))
     assert {r["kind"] for r in records} == {"maze", "cnf", None}
+    # the fields README lists are in every record, null or empty when unknown (audit 17-C #6)
+    always = {"instance", "path", "family", "kind", "variables", "clauses", "notes", "solvers",
+              "solver_seed", "timeout", "verdict", "answer", "runs"}  # fmt: skip
+    for record in records:
+        assert always <= set(record), record
+    assert records[-1]["solvers"] == ["dpll:cdcl", "minisat22"] and records[-1]["timeout"] == 30
     for record in records:
         assert record_problem(json.loads(json.dumps(record))) is None, record
     assert record_problem({**records[0], "runs": {"dpll": {"status": "SAT"}}}) == (
