@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import psutil
 
@@ -146,6 +146,52 @@ def interpreter_problem(path: str) -> str | None:
     return f"{path}: its #! interpreter {shown!r} does not exist{why}"
 
 
+_COMMENT = re.compile(rb"[ \t]*c(?: .*)?\r?\n?", re.DOTALL)
+"""A comment line as the output's reader sees one: ``c``, then a blank or nothing."""
+
+_SPLITTERS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+"""What else ends a line for `str.splitlines` (which the output's reader uses) in ASCII."""
+
+_KEPT_TAIL = 65536
+"""Bytes of a program's output and error output kept for messages."""
+
+
+def _answer_text(handle: BinaryIO) -> str:
+    """A program's standard output for the reader, without holding its comments: each
+    ``c`` line but ``c UNKNOWN`` becomes an empty line, so line numbers hold while
+    hundreds of megabytes of comments are not kept in memory. A line the reader would
+    split further is kept as it is."""
+    handle.seek(0)
+    comment = _COMMENT.fullmatch
+    kept = []
+    blanks = 0  # comment lines since the last line kept
+    for raw in handle:
+        start = raw[:2]
+        if start in (b"c ", b"c\n", b"c\r") or (start[:1] in (b" ", b"\t") and comment(raw)):
+            body = raw.rstrip(b"\r\n")
+            if body.isascii():  # (beyond ASCII: U+0085, U+2028 and U+2029 end lines too)
+                for splitter in _SPLITTERS:
+                    if splitter in body:
+                        break
+                else:
+                    if b"UNKNOWN" not in body or body.split() != [b"c", b"UNKNOWN"]:
+                        blanks += 1
+                        continue
+        if blanks:
+            kept.append(b"\n" * blanks)
+            blanks = 0
+        kept.append(raw)
+    kept.append(b"\n" * blanks)
+    return b"".join(kept).decode("utf-8", "replace")
+
+
+def _read_tail(handle: BinaryIO) -> str:
+    """The last `_KEPT_TAIL` bytes of a file, as text."""
+    handle.seek(0, os.SEEK_END)
+    handle.seek(max(0, handle.tell() - _KEPT_TAIL))
+    return handle.read().decode("utf-8", "replace")
+
+
 def _tail(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _TAIL else "…" + text[-_TAIL:]
@@ -221,6 +267,7 @@ def run_program(
                         if killer.interrupted:
                             kill_tree(process)
                 process.wait(timeout=timeout)
+                ended = time.perf_counter()  # the program's time, not reading its output
             except subprocess.TimeoutExpired:
                 assert process is not None
                 kill_tree(process)
@@ -235,15 +282,13 @@ def run_program(
                 if killer is not None:
                     with killer.lock:
                         killer.process = None
-            out_file.seek(0)
-            out = out_file.read()
-            err_file.seek(0)
-            err = err_file.read()
-        seconds = time.perf_counter() - started
+            answer_text = _answer_text(out_file)
+            out_tail = _read_tail(out_file)
+            errors = _read_tail(err_file)
+        seconds = ended - started
         if killer is not None and killer.interrupted:
             return ExternalAnswer("timeout", seconds=seconds, error="interrupted")
         code = process.returncode
-        errors = (err or b"").decode("utf-8", "replace")
         if style == "result-file":
             try:
                 with open(result_path, encoding="utf-8", errors="replace") as handle:
@@ -254,7 +299,7 @@ def run_program(
                 return _crash(program, code, errors, seconds)
             reader = parse_minisat_result
         else:
-            text = (out or b"").decode("utf-8", "replace")
+            text = answer_text
             reader = parse_competition
         try:
             result = reader(text, program)
@@ -267,7 +312,7 @@ def run_program(
         said_unknown = _says_unknown(text)
         competition = style == "competition"
         if competition and code < 0:
-            return _crash(program, code, text + errors, seconds)
+            return _crash(program, code, out_tail + errors, seconds)
         allowed = (_COMPETITION_EXIT_CODES if competition else _EXIT_CODES).get(result.status)
         if allowed is not None and code not in allowed:
             return _crash(program, code, f"answered {result.status} {errors}", seconds)
@@ -275,10 +320,10 @@ def run_program(
             if competition:
                 printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
-                detail = " ".join(part for part in (f"{what}:", text, errors) if part.strip())
+                detail = " ".join(part for part in (f"{what}:", out_tail, errors) if part.strip())
                 detail = detail.rstrip(":")
             else:
-                detail = (text if style == "stdout" else "") + errors
+                detail = (out_tail if style == "stdout" else "") + errors
             return _crash(program, code, detail, seconds)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
 

@@ -370,3 +370,38 @@ def test_a_script_whose_interpreter_is_missing_is_named_as_such(tmp_path, cnf):
     )
     fine = fake(tmp_path, "fine", "exit 0")
     assert program_problem(fine) is None
+
+
+def test_comments_are_not_held_but_line_numbers_and_odd_line_ends_are(tmp_path, cnf):
+    # a chatty program's comments are dropped while its output is read (300 MB of them
+    # took 1.2 GB; audit 17-C #7); what the reader sees of the rest is unchanged
+    chatty = fake(tmp_path, "chatty", 'yes "c chatter" | head -n 200000\necho "s SATISFIABLE"\n'
+                  'echo "v 1 -2 3 0"\nexit 10')  # fmt: skip
+    answer = run_program(chatty, cnf, 30)
+    assert (answer.status, answer.model) == ("SAT", [1, -2, 3])
+    output = "c a\\nc b\\ns SATISFIABLE\\nv 1 -2 3\\n"
+    unclosed = fake(tmp_path, "unclosed", f'printf "{output}"\nexit 10')
+    answer = run_program(unclosed, cnf, 30)
+    assert answer.status == "crash"
+    assert "(line 4 of its output: value lines do not end" in answer.error
+    # a carriage return inside a comment ends a line for the reader: what follows it counts
+    hidden = fake(tmp_path, "hidden", 'printf "c x\\rs UNSATISFIABLE\\n"\nexit 20')
+    assert run_program(hidden, cnf, 30).status == "UNSAT"
+    unknown = fake(tmp_path, "unknown", 'printf "c chatter\\nc UNKNOWN\\n"\nexit 0')
+    assert run_program(unknown, cnf, 30).status == "UNKNOWN"
+
+
+def test_a_program_s_comments_are_not_held_in_memory(tmp_path, cnf):
+    import tracemalloc
+
+    comment = "c " + "x" * 198
+    chatty = fake(tmp_path, "chatty", f'yes "{comment}" | head -n 100000\n'
+                  'echo "s SATISFIABLE"\necho "v 1 -2 3 0"\nexit 10')  # fmt: skip
+    tracemalloc.start()
+    try:
+        answer = run_program(chatty, cnf, 60)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer.status == "SAT"
+    assert peak < 5_000_000  # 20 MB of comments (they took 4 times their size)
