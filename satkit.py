@@ -72,6 +72,10 @@ def run() -> None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
+    else:
+        from formats.streams import forgive_stderr
+
+        forgive_stderr()  # a warning that cannot be written does not cost the answer
     try:
         main()
     except SystemExit as exc:

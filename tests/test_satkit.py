@@ -178,6 +178,23 @@ def test_help_and_version_on_a_full_disk_are_one_error_line() -> None:
         assert (done.returncode, done.stderr) == expected, args
 
 
+def test_a_warning_that_cannot_be_written_does_not_cost_the_answer(tmp_path) -> None:
+    # stderr on a full disk (2>/dev/full, 2>>log): the command stopped at its first
+    # warning with exit 1 and no answer; minisat answers (audit 17-B #1)
+    lying = tmp_path / "lying.cnf"
+    lying.write_text("p cnf 2 1\n1 2 0\n-1 0\n")  # a warning: 2 clauses, not 1
+    dp_in, dp_out = tmp_path / "in.dp", tmp_path / "out.dp"
+    dp_in.write_bytes(b"1 2\n0\nback\xe9\n")  # a warning: back matter not UTF-8
+    runs = [(["solve", str(lying)], 10, "s SATISFIABLE"), (["stats", str(lying)], 0, "clauses"),
+            (["dp", str(dp_in), "-o", str(dp_out)], 0, "")]  # fmt: skip
+    for args, code, shown in runs:
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "satkit", *args], stdout=subprocess.PIPE,
+                                  stderr=full, text=True, cwd=ROOT, check=False)  # fmt: skip
+        assert done.returncode == code and shown in done.stdout, args
+    assert dp_out.read_bytes().startswith(b"1 T\n")
+
+
 def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path) -> None:
     # click's convention: a calling script gets the code back instead of SystemExit
     # (solve, dp, maze solve, puzzle and crosscheck raised it; audit 16-A)
