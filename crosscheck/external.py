@@ -42,6 +42,7 @@ from typing import Any, BinaryIO
 
 import psutil
 
+from formats.cli import STOP_SIGNALS
 from formats.dimacs import format_clause
 from formats.errors import FormatError
 from formats.results import parse_competition, parse_minisat_result
@@ -330,7 +331,7 @@ def run_program(
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[list[int]]:
-    """Note SIGINT and SIGTERM instead of acting on them while the block runs.
+    """Note SIGINT, SIGTERM and SIGHUP instead of acting on them while the block runs.
 
     A KeyboardInterrupt raised inside ``Popen`` (after the program started, before
     ``Popen`` returned it) would leave the program running with no handle to kill it.
@@ -342,7 +343,7 @@ def signals_held() -> Iterator[list[int]]:
         yield caught
         return
     previous = {}
-    for number in (signal.SIGINT, signal.SIGTERM):
+    for number in (signal.SIGINT, *STOP_SIGNALS):
         handler = signal.getsignal(number)
         # None: set outside Python (could not be put back); SIG_IGN: nothing to hold
         if handler is not None and handler != signal.SIG_IGN:

@@ -14,6 +14,7 @@ the caller's process, without that protection.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import shutil
@@ -27,25 +28,67 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
 from crosscheck.external import kill_descendants, signals_held
+from formats.cli import STOP_SIGNALS
 
 R = TypeVar("R")
 
 _POLL_SECONDS = 0.25
 
 
-def _worker_main(conn: Connection, work: Callable[[int], Any], folder: str) -> None:
+def _worker_main(
+    conn: Connection,
+    work: Callable[[int], Any],
+    folder: str,
+    parents: list[Connection],
+    pool_pid: int,
+) -> None:
     """A worker's life: take an index, send back ``(index, "ok", result)`` or an error.
 
     Its temporary files go to ``folder``, which the pool removes whatever the worker's
-    end (a killed worker runs no cleanup of its own)."""
+    end (a killed worker runs no cleanup of its own). ``parents`` are the pool's ends of
+    the workers' pipes, inherited by the fork: closed here, so that the worker reads
+    the end of its pipe when the pool's process is gone, instead of waiting for ever."""
     tempfile.tempdir = folder
-    with contextlib.suppress(OSError):
-        os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    for number in STOP_SIGNALS:
+        signal.signal(number, _stop_worker)
     with contextlib.suppress(KeyboardInterrupt):
-        # SIGTERM (inherited: raised as KeyboardInterrupt, so a running solver program is
-        # killed on the way out) ends the worker quietly, not with a traceback
+        # SIGTERM (raised as KeyboardInterrupt, so that a running solver program is killed
+        # on the way out) ends the worker quietly, not with a traceback
+        for end in parents:
+            end.close()
+        _die_with_parent(pool_pid)
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
         _serve(conn, work)
+    # on the way out, its folder goes (the pool removes it too, but the pool's process
+    # may be gone: killed, it is what sent the stop signal)
+    for _attempt in range(3):  # (a stop signal may still come: it ends an attempt)
+        try:
+            for number in STOP_SIGNALS:
+                signal.signal(number, signal.SIG_IGN)
+            shutil.rmtree(folder, ignore_errors=True)
+            break
+        except KeyboardInterrupt:
+            continue
+
+
+def _stop_worker(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to send this process SIGTERM when its parent dies (killed with SIGKILL,
+    say, which runs none of the pool's cleanup): raised as KeyboardInterrupt, it kills
+    the solver program the worker runs on its way out. Elsewhere nothing is done."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request: nobody will tell us
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _serve(conn: Connection, work: Callable[[int], Any]) -> None:
@@ -139,7 +182,10 @@ def run_pool(
     def spawn() -> _Worker:
         mine, theirs = context.Pipe()
         folder = tempfile.mkdtemp(prefix="satkit-worker-")
-        process = context.Process(target=_worker_main, args=(theirs, work, folder), daemon=True)
+        parents = [mine, *(worker.conn for worker in workers)]
+        process = context.Process(
+            target=_worker_main, args=(theirs, work, folder, parents, os.getpid()), daemon=True
+        )
         process.start()
         theirs.close()
         with contextlib.suppress(OSError):
@@ -147,7 +193,8 @@ def run_pool(
         return _Worker(process, mine, folder)
 
     try:
-        workers.extend(spawn() for _ in range(max(1, min(jobs, count))))
+        for _ in range(max(1, min(jobs, count))):
+            workers.append(spawn())  # (one by one: each fork closes the ends before it)
         while True:
             for position, worker in enumerate(workers):
                 if worker.task is None and pending:

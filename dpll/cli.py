@@ -15,6 +15,7 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
+    STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
     answered,
@@ -99,7 +100,7 @@ class _Progress:
 
 @contextlib.contextmanager
 def _interrupt_on_sigint(solver: Solver) -> Iterator[list[int]]:
-    """First Ctrl-C (or SIGTERM): ask the solver to stop (it answers unknown); second:
+    """First Ctrl-C (or SIGTERM, SIGHUP): ask the solver to stop (it answers unknown); second:
     KeyboardInterrupt.
 
     Yields the list of signals received so far.
@@ -113,7 +114,7 @@ def _interrupt_on_sigint(solver: Solver) -> Iterator[list[int]]:
         solver.interrupt()
 
     try:
-        previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, *STOP_SIGNALS)}
     except ValueError:  # not the main thread: leave signals alone
         yield presses
         return

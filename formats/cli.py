@@ -87,9 +87,17 @@ def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]
         signal.signal(number, previous)
 
 
+STOP_SIGNALS: tuple[int, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Signals that ask a command to stop, handled like Ctrl-C: SIGTERM (``kill``,
+``timeout``, schedulers) and SIGHUP (the terminal closed, an ssh connection dropped)."""
+
+
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) while the block runs.
+    """Treat SIGTERM and SIGHUP (`STOP_SIGNALS`) like Ctrl-C (KeyboardInterrupt) while
+    the block runs.
 
     ``timeout``, ``kill`` and batch schedulers send SIGTERM; Python's default
     for it is to die at once, which skips every ``finally``: an atomic output
@@ -98,7 +106,9 @@ def terminate_as_interrupt() -> Iterator[None]:
     files removed, ``s UNKNOWN`` from ``satkit solve``). Outside the main thread
     signals are left alone.
     """
-    with signal_raises(signal.SIGTERM, KeyboardInterrupt):
+    with contextlib.ExitStack() as stack:
+        for number in STOP_SIGNALS:
+            stack.enter_context(signal_raises(number, KeyboardInterrupt))
         yield
 
 

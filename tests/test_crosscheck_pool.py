@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
+
+import psutil
 
 from crosscheck.pool import run_pool
 
@@ -149,3 +154,45 @@ def test_a_worker_killed_while_idle_is_replaced():
     time.sleep(0.1)
     rest = dict(results)
     assert sorted(rest) == [1, 2] and pid not in rest.values()
+
+
+def test_workers_end_when_the_pool_s_process_is_killed(tmp_path):
+    # SIGKILL (or a SIGHUP before it was handled) runs none of the pool's cleanup: the
+    # workers ran on, and an idle one waited for ever on its own end of the pipe, which
+    # it held open itself (audit 17-B #2)
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "import os, sys, tempfile, time, psutil\n"
+        "from crosscheck.pool import run_pool\n"
+        "results = run_pool(2, lambda i: time.sleep(60 * i) or os.getpid(),\n"
+        "                   lambda i, kind, why: (kind, why), jobs=2)\n"
+        "next(results)  # task 0 is done: its worker is idle, the other one busy\n"
+        "print(*(child.pid for child in psutil.Process().children()), flush=True)\n"
+        "print(*(w for w in os.listdir(tempfile.gettempdir()) if w.startswith('satkit-worker-')),\n"
+        "      flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                               cwd=root, env={**os.environ, "PYTHONPATH": root,
+                                              "TMPDIR": str(tmp_path)})  # fmt: skip
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    assert len(workers) == 2
+    folders = [tmp_path / name for name in process.stdout.readline().split()]
+    assert len(folders) == 2 and all(folder.is_dir() for folder in folders)
+    process.kill()
+    process.wait()
+    for _ in range(600):  # (a hang guard: they end within milliseconds)
+        if not any(_running(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in workers)
+    assert not any(folder.exists() for folder in folders)  # each removed its own
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's parent may never reap it, in a container)."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -250,9 +250,10 @@ def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum: int) -> None:
-    """SIGTERM (what `timeout` and `kill` send) stops the solve like Ctrl-C."""
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum: str) -> None:
+    """SIGTERM (what `timeout` and `kill` send) and SIGHUP (a terminal closed; audit
+    17-B #2) stop the solve like Ctrl-C."""
     path = write(tmp_path, "php.cnf", pigeonhole_text(10))
     process = subprocess.Popen(
         [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
@@ -264,7 +265,7 @@ def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum
     )
     first = process.stdout.readline()  # the heading comes once the solver is set up
     assert first.startswith("c satkit solve")
-    process.send_signal(signum)
+    process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     answer = parse_competition(first + out)

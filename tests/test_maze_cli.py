@@ -134,9 +134,11 @@ def test_a_k_too_big_for_the_file_stdout_goes_to_is_refused(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
-def test_sigterm_during_an_encode_leaves_no_temporary_file(tmp_path):
-    """SIGTERM (what `timeout` sends) is handled like Ctrl-C: the hidden temporary file
-    of the atomic output is removed and the target is not created."""
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_sigterm_during_an_encode_leaves_no_temporary_file(tmp_path, signum):
+    """SIGTERM (what `timeout` sends) and SIGHUP (a terminal closed: it left 205 MB
+    behind, audit 17-B #2) are handled like Ctrl-C: the hidden temporary file of the
+    atomic output is removed and the target is not created."""
     import signal
     import time
 
@@ -153,7 +155,7 @@ def test_sigterm_during_an_encode_leaves_no_temporary_file(tmp_path):
     while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
         assert process.poll() is None, process.stderr.read()
         time.sleep(0.05)  # waits for the writer to start, not a time limit
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(getattr(signal, signum))
     _, err = process.communicate(timeout=120)
     assert "Traceback" not in err
     assert "interrupted: nothing written" in err
