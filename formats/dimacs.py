@@ -33,6 +33,7 @@ import io
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 
 from formats.errors import FormatError, FormatWarning
@@ -589,10 +590,17 @@ def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
     (for an empty clause: the line of its ``0``), found by reading the file again.
 
     For error messages about a clause of an already parsed formula, which keeps no
-    line numbers: slow, and only on that error path. None for ``-`` (stdin cannot
-    be read twice), for an unreadable file, or when the file has no such clause.
+    line numbers: slow, and only on that error path. None for ``-`` and anything but a
+    regular file (a pipe cannot be read twice; opening a named pipe again would wait for
+    a writer that never comes), for an unreadable file, or when the file has no such
+    clause.
     """
     if os.fspath(path) == STDIO or index < 1:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except (OSError, ValueError):
         return None
     zeros = 0  # clauses ended so far
     try:

@@ -493,6 +493,23 @@ def test_clause_line_of_a_file(tmp_path):
     assert clause_line("-", 1) is None  # stdin cannot be read again
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_an_empty_clause_from_a_named_pipe_is_named_by_number(tmp_path):
+    # the file was opened again to find the clause's line: a named pipe waited for ever
+    # for a second writer (audit 17-B #3)
+    fifo = tmp_path / "pipe.cnf"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf 'p cnf 2 3\\n1 2 0\\n0\\n-1 0\\n' > '{fifo}'"])
+    done = subprocess.run(
+        [sys.executable, "-m", "satkit", "convert", str(fifo), "--to", "assignment"],
+        capture_output=True, text=True, timeout=120, check=False,
+        cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    writer.wait(timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: {fifo}: clause 2 is empty")
+
+
 def satkit_reading(stdin_path: Path, *args: str, cwd: Path | None = None):
     """The real entry point with its stdin redirected from a file (``satkit … < FILE``)."""
     with open(stdin_path, "rb") as stdin:
