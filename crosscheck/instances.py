@@ -84,7 +84,8 @@ def discover(paths: Iterable[str]) -> list[str]:
     natural order; in a folder, what exists but is no regular file (a named pipe
     would wait for a writer for ever, a device) is passed over, while a file given
     by name is taken as it is (``<(…)`` is a pipe). A file reached twice is listed
-    once. Raises FormatError for a path that does not exist.
+    once. Raises FormatError for a path that does not exist and for a folder that
+    cannot be read (walking on would check fewer instances without a word).
     """
     found: list[str] = []
     seen: set[str] = set()
@@ -98,7 +99,7 @@ def discover(paths: Iterable[str]) -> list[str]:
     for path in paths:
         if os.path.isdir(path):
             collected = []
-            for folder, dirs, files in os.walk(path):
+            for folder, dirs, files in os.walk(path, onerror=_unreadable_folder):
                 dirs.sort(key=natural_key)
                 collected.extend(
                     os.path.join(folder, f)
@@ -112,6 +113,10 @@ def discover(paths: Iterable[str]) -> list[str]:
         else:
             raise FormatError(path, None, "No such file or directory")
     return found
+
+
+def _unreadable_folder(exc: OSError) -> None:
+    raise FormatError(exc.filename or "?", None, f"cannot read the folder: {exc.strerror or exc}")
 
 
 def _special(path: str) -> bool:

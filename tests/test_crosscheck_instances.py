@@ -79,6 +79,27 @@ def test_discover_passes_over_a_named_pipe_in_a_folder(tmp_path):
     assert discover([str(tmp_path / "fifo.cnf")]) == [str(tmp_path / "fifo.cnf")]  # named
 
 
+def test_discover_refuses_a_folder_it_cannot_read(tmp_path, monkeypatch):
+    # os.walk passed over it: the batch checked fewer instances and said all was well
+    # (audit 17-B #4). (Permissions do not stop root: the refusal is simulated.)
+    (tmp_path / "a.cnf").write_text("p cnf 1 1\n1 0\n")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "b.cnf").write_text("p cnf 1 1\n1 0\n")
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    for top in (tmp_path, locked):
+        with pytest.raises(FormatError) as caught:
+            discover([str(top)])
+        assert str(caught.value) == f"{locked}: cannot read the folder: Permission denied"
+
+
 def test_discover_reports_a_missing_path(tmp_path):
     with pytest.raises(FormatError) as caught:
         discover([str(tmp_path / "nope")])
