@@ -15,6 +15,7 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
+    PATH,
     STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
@@ -196,7 +197,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     "--proof",
     "proof_path",
     metavar="FILE",
-    type=click.Path(),
+    type=PATH,
     default=None,
     help="Write the DRUP proof to FILE as it is found, made whole at the end; FILE is left "
     "empty when the answer is not UNSATISFIABLE.",

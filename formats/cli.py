@@ -54,6 +54,14 @@ class Seconds(click.ParamType):
         return seconds
 
 
+PATH = click.Path(readable=False)
+"""A path argument whose checks are the command's own: click would refuse an unreadable file
+as a usage error (exit 2), where bad input is one ``error: FILE: …`` line and exit 1."""
+
+PATH_OR_DASH = click.Path(readable=False, allow_dash=True)
+"""`PATH`, or ``-`` for standard input or output."""
+
+
 def leave(code: int) -> NoReturn:
     """End a command that has given its answer with exit ``code``, click's way: from the
     console the process exits with it, and ``main([...], standalone_mode=False)`` returns

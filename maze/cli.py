@@ -23,6 +23,8 @@ import click
 
 from formats.assignment import parse_dp_output
 from formats.cli import (
+    PATH,
+    PATH_OR_DASH,
     available_memory,
     fail,
     fail_if_short,
@@ -159,7 +161,7 @@ def maze_group() -> None:
 
 # --------------------------------------------------------------------------- encode
 @maze_group.command("encode")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=PATH_OR_DASH)
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option(
     "--to",
@@ -285,12 +287,12 @@ def _back_matter_line(text: str) -> int:
 
 
 @maze_group.command("decode")
-@click.argument("answer", metavar="IN", type=click.Path(allow_dash=True))
+@click.argument("answer", metavar="IN", type=PATH_OR_DASH)
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option(
     "--cnf",
     "cnf_file",
-    type=click.Path(),
+    type=PATH,
     default=None,
     help="The CNF that was solved (DIMACS with 'c var' names, or a DP input with its key): "
     "needed for an external solver's result; the model is checked against it.",
@@ -298,7 +300,7 @@ def _back_matter_line(text: str) -> int:
 @click.option(
     "--maze",
     "maze_file",
-    type=click.Path(),
+    type=PATH,
     default=None,
     help=(
         "The maze: the path is validated against it, NO SOLUTION is confirmed by "
@@ -464,7 +466,7 @@ def _attempt_line(record: Attempt) -> str:
 
 
 @maze_group.command("solve")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=PATH_OR_DASH)
 @click.option(
     "--solver",
     "-s",
@@ -624,12 +626,12 @@ def generate_command(
 
 # --------------------------------------------------------------------------- show
 @maze_group.command("show")
-@click.argument("maze_file", metavar="MAZE", type=click.Path(allow_dash=True))
+@click.argument("maze_file", metavar="MAZE", type=PATH_OR_DASH)
 @click.option("-o", "--output", required=True, help="OUT.svg, OUT.png or OUT.dot ('-': DOT).")
 @click.option(
     "--path",
     "path_file",
-    type=click.Path(allow_dash=True),
+    type=PATH_OR_DASH,
     default=None,
     help="A back-end output (the path line) to draw with numbered steps.",
 )

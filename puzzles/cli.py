@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.cli import fail, leave, one_stdin, report_errors
+from formats.cli import PATH, PATH_OR_DASH, fail, leave, one_stdin, report_errors
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError
 from formats.streams import check_output, display_name, is_stdout
@@ -42,7 +42,7 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--cnf",
             "cnf_path",
             metavar="OUT",
-            type=click.Path(),
+            type=PATH,
             help="Also write the puzzle's CNF as DIMACS to OUT (atomically).",
         ),
         click.option(
@@ -98,7 +98,7 @@ def einstein_command(**options: Any) -> None:
 
 
 @puzzle_group.command("solve")
-@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("file", type=PATH_OR_DASH)
 @_solve_options
 @report_errors
 def solve_command(file: str, **options: Any) -> None:
@@ -251,7 +251,7 @@ ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"
 
 
 @puzzle_group.command("hitman")
-@click.argument("maps_path", metavar="MAPS.json", type=click.Path(allow_dash=True))
+@click.argument("maps_path", metavar="MAPS.json", type=PATH_OR_DASH)
 @click.option(
     "--map", "map_name", metavar="NAME", help="The map to play (needed when the file has several)."
 )
@@ -259,7 +259,7 @@ ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"
     "--replay",
     "trace_path",
     metavar="TRACE.jsonl",
-    type=click.Path(allow_dash=True),
+    type=PATH_OR_DASH,
     help="Do not explore: deduce from the observations of a recorded trace instead.",
 )
 @click.option(
@@ -273,7 +273,7 @@ ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"
     "--cnf",
     "cnf_path",
     metavar="OUT",
-    type=click.Path(allow_dash=True),
+    type=PATH_OR_DASH,
     help="Also write the final knowledge base as DIMACS with 'c var N NAME' names (atomically).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")

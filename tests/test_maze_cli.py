@@ -1085,3 +1085,19 @@ def test_k_on_the_command_line_is_read_as_on_the_maze_file(command, value):
     assert result.exit_code == 2
     assert f"K must be a non-negative integer (digits 0-9), not {value!r}" in result.stderr
     assert run("generate", "--nodes", "3", "--treasures", "1", "-k", value).exit_code == 2
+
+
+def test_an_input_click_thinks_unreadable_is_left_to_the_command(tmp_path, monkeypatch):
+    # click's own readability check made an unreadable maze a usage error (exit 2, three
+    # lines), where every other command says `error: FILE: cannot read: …` and exits 1
+    # (audit 17-B #7). Root reads anything, so the check is made to fail instead
+    import os
+
+    maze = tmp_path / "m.txt"
+    maze.write_text("START A\nGOLD\n2\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
+    monkeypatch.setattr(os, "access", lambda *_args, **_kw: False)
+    picture = str(tmp_path / "m.svg")
+    for args in (["maze", "solve", str(maze)], ["maze", "show", str(maze), "-o", picture],
+                 ["maze", "encode", str(maze)], ["puzzle", "solve", str(maze)]):  # fmt: skip
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 2 and "Usage:" not in result.output, args
