@@ -51,7 +51,7 @@ from formats.dimacs import (
     lists_built_without_gc,
     literal_value,
 )
-from formats.errors import FormatError, FormatWarning
+from formats.errors import FormatError, FormatWarning, quoted
 from formats.formula import Formula
 from formats.streams import (
     atomic_output,
@@ -193,7 +193,7 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             header = _dimacs_header(lines[:separator])  # (SATLIB files end with % and 0)
             if header is not None:
                 raise FormatError(name, header, _IS_DIMACS)
-            raise FormatError(name, number, f"expected a signed atom number, found {bad!r}")
+            raise FormatError(name, number, f"expected a signed atom number, found {quoted(bad)}")
         try:
             clause = [int(token) for token in tokens]
         except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
@@ -327,8 +327,8 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
             or atom_text.startswith("-")
             or not atom_text.strip("0")
         ):
-            shown = line.rstrip("\r\n")
-            raise FormatError(name, number, f"expected 'ATOM T' or 'ATOM F', found {shown!r}")
+            shown = quoted(line.rstrip("\r\n"))
+            raise FormatError(name, number, f"expected 'ATOM T' or 'ATOM F', found {shown}")
         try:
             atom = int(atom_text)
         except ValueError:
@@ -338,7 +338,7 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
         value = tokens[1]
         if value not in ("T", "F"):
             raise FormatError(
-                name, number, f"atom {atom} has value {value!r}: every atom must be T or F"
+                name, number, f"atom {atom} has value {quoted(value)}: every atom must be T or F"
             )
         if atom in valuation:
             raise FormatError(name, number, f"atom {atom} is given twice")

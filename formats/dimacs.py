@@ -36,7 +36,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 
-from formats.errors import FormatError, FormatWarning
+from formats.errors import FormatError, FormatWarning, quoted
 from formats.formula import Formula
 from formats.streams import (
     STDIO,
@@ -439,9 +439,8 @@ class _Reader:
     def header(self, text: str, line: int) -> None:
         match = _HEADER.fullmatch(text)
         if match is None or not (match.group(1).isdigit() and match.group(2).isdigit()):
-            shown = text.strip()
             expected = "expected 'p cnf VARIABLES CLAUSES'"
-            raise self.error(line, f"malformed header {shown!r} ({expected})")
+            raise self.error(line, f"malformed header {quoted(text.strip())} ({expected})")
         if self.declared_vars is not None:
             first = self.header_line
             raise self.error(line, f"a second 'p cnf' header (the first is on line {first})")

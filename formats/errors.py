@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """What a message shows of a piece of input: ``repr(text)``, cut after ``limit``
+    characters (a whole formula on one line must not become one line of error).
+
+    >>> quoted("p cnf 2")
+    "'p cnf 2'"
+    >>> quoted("x" * 100, 5)
+    "'xxxxx…'"
+    """
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class FormatError(ValueError):
     """Bad input: carries the file name, the 1-based line number and a message.
 

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from formats.dimacs import MAX_VARIABLES, beyond_max_message, comment_lines, literal_value
-from formats.errors import FormatError
+from formats.errors import FormatError, quoted
 
 STATUSES = ("SAT", "UNSAT", "UNKNOWN")
 _COMPETITION_WORDS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN"}
@@ -54,7 +54,7 @@ class SolverResult:
 def _literals(tokens: list[str], name: str, number: int) -> list[int]:
     for token in tokens:
         if _LITERAL.fullmatch(token) is None:
-            raise FormatError(name, number, f"expected a literal, found {token!r}")
+            raise FormatError(name, number, f"expected a literal, found {quoted(token)}")
     try:
         values = [int(token) for token in tokens]
     except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
@@ -107,9 +107,8 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
                 raise FormatError(name, number, message)
             word = rest.strip()
             if word not in _COMPETITION_WORDS:
-                raise FormatError(
-                    name, number, f"unknown status {word!r} (SATISFIABLE, UNSATISFIABLE, UNKNOWN)"
-                )
+                known = "(SATISFIABLE, UNSATISFIABLE, UNKNOWN)"
+                raise FormatError(name, number, f"unknown status {quoted(word)} {known}")
             status, status_line = _COMPETITION_WORDS[word], number
         elif kind == "v":
             if closed:
@@ -162,7 +161,7 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
         raise FormatError(name, 1, "empty result file (expected SAT, UNSAT or INDET)")
     number, word = lines[0]
     if word not in _MINISAT_WORDS:
-        raise FormatError(name, number, f"expected SAT, UNSAT or INDET, found {word!r}")
+        raise FormatError(name, number, f"expected SAT, UNSAT or INDET, found {quoted(word)}")
     status = _MINISAT_WORDS[word]
     if status != "SAT":
         if len(lines) > 1:

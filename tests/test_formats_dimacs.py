@@ -377,6 +377,17 @@ def test_bad_input_names_file_and_line(text, line, fragment):
         assert fragment in info.value.message
 
 
+def test_a_malformed_header_is_shown_cut_short():
+    # a whole formula on the header's line was echoed into one 9 MB error line (audit 17-B #8)
+    text = "p cnf 3 100000 " + "1 -2 0 " * 100000 + "\n"
+    with pytest.raises(FormatError) as info:
+        parse_dimacs(text.encode(), "one-line.cnf")
+    assert info.value.message == (
+        "malformed header 'p cnf 3 100000 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 …' "
+        "(expected 'p cnf VARIABLES CLAUSES')"
+    )
+
+
 def test_read_dimacs_detects_compression_by_magic_bytes_not_by_name(tmp_path):
     text = b"c hi\np cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n"
     for name, data in [
