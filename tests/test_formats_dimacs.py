@@ -383,7 +383,7 @@ def test_a_malformed_header_is_shown_cut_short():
     with pytest.raises(FormatError) as info:
         parse_dimacs(text.encode(), "one-line.cnf")
     assert info.value.message == (
-        "malformed header 'p cnf 3 100000 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 …' "
+        "malformed header 'p cnf 3 100000 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -2 0 1 -…' "
         "(expected 'p cnf VARIABLES CLAUSES')"
     )
 
