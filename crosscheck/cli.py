@@ -322,8 +322,10 @@ def crosscheck_command(
     if maze_path == "-" and "-" in paths:
         raise click.UsageError("--maze - and PATH - cannot both read stdin: name one as a file")
     if maze_path not in (None, "-") and not os.path.isfile(maze_path):
-        why = "is a directory, not a file" if os.path.isdir(maze_path) else "no such maze file"
-        fail(f"{maze_path}: {why}")
+        if os.path.isdir(maze_path):
+            fail(f"{maze_path}: is a directory, not a file")
+        if not os.path.exists(maze_path):
+            fail(f"{maze_path}: no such maze file")
     _need_tools(proofs, plot_path)
     files = discover(paths)
     if not files:
@@ -334,7 +336,9 @@ def crosscheck_command(
     for target in (json_path, plot_path):  # before the batch, not after it
         if target is not None:  # ('' too: refused as an empty name)
             check_output(target, inputs=inputs)
-    maze_data = read_bytes("-") if maze_path == "-" else None
+    # stdin, a pipe or a device is read once, here: every instance (and worker) may need it
+    once = maze_path == "-" or (maze_path is not None and not os.path.isfile(maze_path))
+    maze_data = read_bytes(maze_path) if once and maze_path is not None else None
     options = BatchOptions(
         CheckOptions(solvers, timeout, proofs, seed), encoding, maze_path, strict, jobs, maze_data
     )

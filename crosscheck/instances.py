@@ -201,12 +201,13 @@ def _find_maze(
     name: str = "<cnf>",
 ) -> Maze | None:
     """The first candidate maze file that reads and has exactly the key's nodes (and its
-    treasures, when the key names Has atoms). A candidate ``-`` is ``maze_data`` (stdin's
-    bytes, read once by the caller). The ``explicit`` one (``--maze``) must fit: if it
-    does not, that is a FormatError, as in ``maze decode``. A maze whose K is not the
+    treasures, when the key names Has atoms). When ``maze_data`` is given, it holds the
+    ``explicit`` one's bytes, read once by the caller (stdin, a pipe, a device). The
+    ``explicit`` one (``--maze``) must fit: if it does not, that is a FormatError, as in
+    ``maze decode``. A maze whose K is not the
     key's is checked with the key's K, with a note."""
     for candidate in candidates:
-        from_stdin = candidate == "-" and maze_data is not None
+        from_stdin = candidate == explicit and maze_data is not None
         if not from_stdin and not os.path.isfile(candidate):
             continue
         try:

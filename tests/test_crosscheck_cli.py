@@ -825,6 +825,27 @@ def test_the_maze_of_a_maze_cnf_from_stdin(tmp_path):
     assert result.exit_code == 2 and "cannot both read stdin" in result.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_the_maze_of_a_maze_cnf_from_a_named_pipe(tmp_path):
+    # `--maze <(cat maze.txt)` or a named pipe: "no such maze file" (audit 17-B #6)
+    import threading
+
+    cnf = tmp_path / "elsewhere" / "small.cnf"
+    cnf.parent.mkdir()
+    encoded = invoke("maze", "encode", str(SMALL_MAZE), "--to", "dimacs", "-o", str(cnf))
+    assert encoded.exit_code == 0
+    fifo = tmp_path / "maze.pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(SMALL_MAZE.read_bytes()))
+    writer.start()
+    result = invoke("crosscheck", str(cnf), "--maze", str(fifo), "--json", "-")
+    writer.join()
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["runs"]["maze-search"]["outcome"] == "agree"
+    result = invoke("crosscheck", str(cnf), "--maze", str(tmp_path / "none.txt"))
+    assert result.exit_code == 1 and result.stderr.endswith("none.txt: no such maze file\n")
+
+
 def test_a_dp_input_named_txt_is_not_tried_as_its_own_maze(tmp_path):
     clauses = tmp_path / "small-clauses.txt"
     assert invoke("maze", "encode", str(SMALL_MAZE), "-o", str(clauses)).exit_code == 0
