@@ -26,6 +26,7 @@ _BZ2_MAGIC = b"BZh"  # then the block size digit and a block (or end-of-stream) 
 _BZ2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
 _BZ2_END = b"\x17\x72\x45\x38\x50\x90"
 _XZ_MAGIC = b"\xfd7zXZ\x00"
+_LONG_LINE = 1 << 20  # a line this long holding a NUL byte is refused as it is read
 _COMPRESSED_PIECE = 1 << 16  # bytes asked of a decompressor per read (see iter_byte_blocks)
 
 
@@ -321,10 +322,15 @@ def iter_byte_blocks(
                 if cut < len(data):
                     yield data[cut:], line
                 return
-            if cut == 0:  # no line end yet: wait for another block's worth (no quadratic joins)
+            if cut == 0:  # no line end yet
+                if len(data) >= _LONG_LINE and b"\0" in data:
+                    # binary, not text: do not read on (/dev/zero never ends); a short line
+                    # is left to the reader, which names its own format
+                    raise FormatError(name, line, "binary data (NUL byte), not text")
+                # wait for as much again: a line of n bytes costs O(n) joins and scans
                 pieces = [data]
                 size = len(data)
-                wanted = size + least
+                wanted = 2 * size
                 continue
             block = data[:cut]
             carry = data[cut:]
