@@ -232,13 +232,25 @@ class ResultLog:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as one line and flush it."""
-        self._handle.write(record_line(record))
-        self._handle.flush()
+        try:
+            self._handle.write(record_line(record))
+            self._handle.flush()
+        except OSError as exc:
+            raise self._named(exc) from None
 
     def close(self) -> None:
         """Close the file (stdout stays open)."""
         if self.path != "-":
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError as exc:
+                raise self._named(exc) from None
+
+    def _named(self, exc: OSError) -> OSError:
+        """``exc`` naming the log (a full disk's error names no file)."""
+        if exc.filename is None and self.path != "-":
+            return OSError(exc.errno, exc.strerror, self.path)
+        return exc
 
 
 def record_line(record: dict[str, Any]) -> str:

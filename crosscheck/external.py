@@ -28,6 +28,7 @@ hand out ``bin:cadical`` like any other solver.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -44,7 +45,7 @@ import psutil
 
 from formats.cli import STOP_SIGNALS
 from formats.dimacs import format_clause
-from formats.errors import FormatError
+from formats.errors import EnvironmentFailure, FormatError
 from formats.results import parse_competition, parse_minisat_result
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -153,6 +154,12 @@ _COMMENT = re.compile(rb"[ \t]*c(?: .*)?\r?\n?", re.DOTALL)
 _SPLITTERS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
 """What else ends a line for `str.splitlines` (which the output's reader uses) in ASCII."""
 
+MACHINE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN}
+)
+"""Errors of the machine, not of a program or a file: a full disk or quota, no file
+descriptors, no memory or processes left (`EnvironmentFailure`)."""
+
 _KEPT_TAIL = 65536
 """Bytes of a program's output and error output kept for messages."""
 
@@ -258,6 +265,10 @@ def run_program(
                             stderr=err_file,
                         )
                 except OSError as exc:
+                    if exc.errno in MACHINE_ERRNOS:  # not the program's fault: stop the batch
+                        raise EnvironmentFailure(
+                            f"cannot start {program}: {exc.strerror or exc}"
+                        ) from None
                     why = interpreter_problem(executable) or exc
                     return ExternalAnswer("crash", error=f"cannot start {program}: {why}")
                 if caught:  # stopped while starting it: raise that signal's way out now
@@ -428,6 +439,18 @@ def write_clauses(path: str, nvars: int, clauses: Iterable[Sequence[int]]) -> No
     """Write plain DIMACS (header and clauses only) to ``path``: what external programs read."""
     clauses = clauses if isinstance(clauses, list) else list(clauses)
     top = max([nvars, *(abs(lit) for clause in clauses for lit in clause)], default=0)
+    try:
+        _write_clauses(path, top, clauses)
+    except OSError as exc:
+        if exc.errno in MACHINE_ERRNOS:  # the machine's fault, not the caller's file's
+            raise EnvironmentFailure(
+                f"cannot write the DIMACS export for the solver programs in "
+                f"{tempfile.gettempdir()} (TMPDIR): {exc.strerror or exc}"
+            ) from None
+        raise
+
+
+def _write_clauses(path: str, top: int, clauses: list[Sequence[int]]) -> None:
     with open(path, "w", encoding="ascii") as handle:
         handle.write(f"p cnf {top} {len(clauses)}\n")
         chunk: list[str] = []

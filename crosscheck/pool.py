@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from crosscheck.external import kill_descendants, signals_held
 from formats.cli import STOP_SIGNALS
+from formats.errors import EnvironmentFailure
 
 R = TypeVar("R")
 
@@ -102,6 +103,8 @@ def _serve(conn: Connection, work: Callable[[int], Any]) -> None:
             return
         try:
             message = (index, "ok", work(index))
+        except EnvironmentFailure as exc:  # the machine's fault: the pool stops
+            message = (index, "fatal", str(exc))
         except Exception as exc:
             message = (index, "error", f"{type(exc).__name__}: {exc}")
         try:
@@ -150,6 +153,8 @@ def _run_inline(
     for index in range(count):
         try:
             yield index, work(index)
+        except EnvironmentFailure:
+            raise
         except Exception as exc:
             yield index, lost(index, "crash", f"{type(exc).__name__}: {exc}")
 
@@ -167,8 +172,10 @@ def run_pool(
 
     When a worker dies, raises, or runs one task longer than ``watchdog``
     seconds, the result is ``lost(i, kind, reason)`` with kind ``crash`` or
-    ``timeout``, and a fresh worker takes its place. Closing the generator
-    (or an exception in the caller) kills every worker.
+    ``timeout``, and a fresh worker takes its place; an `EnvironmentFailure`
+    (the machine's fault: a full disk, say) is raised here instead, and the
+    pool stops. Closing the generator (or an exception in the caller) kills
+    every worker.
     """
     if count <= 0:
         return
@@ -225,6 +232,8 @@ def run_pool(
                 if message is not None:
                     worker.task = None
                     index, kind, payload = message
+                    if kind == "fatal":
+                        raise EnvironmentFailure(payload)
                     yield index, payload if kind == "ok" else lost(index, "crash", payload)
                     continue
                 if not worker.process.is_alive():

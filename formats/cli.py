@@ -18,7 +18,7 @@ import click
 from formats.assignment import EmptyClauseError, write_dp_input
 from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
-from formats.errors import FormatError, FormatWarning
+from formats.errors import EnvironmentFailure, FormatError, FormatWarning
 from formats.formula import Formula
 from formats.statistics import formula_stats
 from formats.streams import check_output, display_name
@@ -187,7 +187,7 @@ def report_errors(func: F) -> F:
         try:
             with terminate_as_interrupt():
                 return func(*args, **kwargs)
-        except FormatError as exc:
+        except (FormatError, EnvironmentFailure) as exc:
             fail(str(exc))
         except BrokenPipeError:  # the reader has gone (`| head`): nothing to say to anyone
             _silence_stdout()

@@ -49,3 +49,9 @@ class FormatWarning:
 
     def __repr__(self) -> str:
         return f"FormatWarning({self.file!r}, {self.line!r}, {self.message!r})"
+
+
+class EnvironmentFailure(Exception):
+    """The machine failed, not the input or a solver: a full disk, no file descriptors or
+    no memory left. A command prints ``error: MESSAGE`` and exits 1; a batch stops
+    rather than blame a solver for it."""

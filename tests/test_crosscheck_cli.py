@@ -981,3 +981,23 @@ def test_fuzz_refuses_a_compressed_log_name_and_an_empty_folder_name(tmp_path):
     assert not (tmp_path / "f.json.xz").exists()
     empty = invoke("fuzz", "--count", "1", "--out", "")
     assert empty.exit_code == 1 and empty.stderr == "error: '': an empty name is no folder\n"
+
+
+def test_a_full_disk_is_one_error_line_naming_the_file(tmp_path, monkeypatch):
+    # the --json log on a full disk was blamed on <stdout>; a full TMPDIR for the export to
+    # the solver programs was each instance's crash (audit 17-B #5)
+    import crosscheck.check
+    from formats.errors import EnvironmentFailure
+
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--json", "/dev/full")
+    assert result.exit_code == 1 and result.stderr == "error: /dev/full: No space left on device\n"
+
+    def full(*_args):
+        raise EnvironmentFailure("cannot write the DIMACS export: No space left on device")
+
+    monkeypatch.setattr(crosscheck.check, "write_clauses", full)
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--solvers", "dpll,bin:minisat")
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        "error: cannot write the DIMACS export: No space left on device\n")

@@ -405,3 +405,10 @@ def test_a_program_s_comments_are_not_held_in_memory(tmp_path, cnf):
         tracemalloc.stop()
     assert answer.status == "SAT"
     assert peak < 5_000_000  # 20 MB of comments (they took 4 times their size)
+
+
+def test_an_export_that_does_not_fit_on_the_disk_is_the_machine_s_failure():
+    from formats.errors import EnvironmentFailure
+
+    with pytest.raises(EnvironmentFailure, match=r"DIMACS export .* No space left on device"):
+        write_clauses("/dev/full", 3, [[1, 2, 3]] * 10000)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 from crosscheck.pool import run_pool
 
@@ -196,3 +197,18 @@ def _running(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def test_a_failure_of_the_machine_stops_the_pool():
+    # a full disk or no file descriptors left is no solver's crash: the batch stops with
+    # one error line (audit 17-B #5, #12)
+    from formats.errors import EnvironmentFailure
+
+    def work(index):
+        if index == 1:
+            raise EnvironmentFailure("cannot start cadical: Too many open files")
+        return index
+
+    results = run_pool(3, work, _lost, jobs=1)
+    with pytest.raises(EnvironmentFailure, match="Too many open files"):
+        dict(results)
