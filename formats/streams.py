@@ -570,7 +570,13 @@ def _atomic_output(
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as raw, _output_stream(raw, given, binary, newline) as out:
             yield out
-        os.replace(temp, target)
+        try:
+            os.replace(temp, target)
+        except OSError as exc:  # named by the hidden temporary file: name the output
+            why = exc.strerror or str(exc)
+            if not os.path.isdir(folder):
+                why = "the output folder no longer exists"
+            raise OSError(exc.errno, why, given) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)

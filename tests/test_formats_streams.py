@@ -572,3 +572,17 @@ def test_compressed_blocks_stay_whole_lines_of_about_the_block_size(tmp_path):
 )
 def test_text_lines_end_only_at_lf_crlf_or_cr(text, lines):
     assert text_lines(text) == lines
+
+
+def test_an_output_whose_folder_vanished_names_the_output(tmp_path):
+    # the hidden temporary file was named instead (audit 17-B #11)
+    import shutil
+
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    target = folder / "out.txt"
+    with pytest.raises(OSError) as info, atomic_output(target) as out:
+        out.write("x")
+        shutil.rmtree(folder)
+    assert (info.value.filename, info.value.strerror) == (
+        str(target), "the output folder no longer exists")
