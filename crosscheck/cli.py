@@ -47,7 +47,15 @@ from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
-from formats.cli import EXIT_INTERRUPTED, STRICT_HELP, Seconds, fail, leave, report_errors
+from formats.cli import (
+    EXIT_INTERRUPTED,
+    STRICT_HELP,
+    Seconds,
+    StatusLine,
+    fail,
+    leave,
+    report_errors,
+)
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
 from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
@@ -177,12 +185,12 @@ class _Progress:
         self.started = time.monotonic()
         self.last = 0.0
         self.drawn = False
+        self.line = StatusLine(self.stream)
 
     def _draw(self, text: str, *, now: float, force: bool = False) -> None:
         if self.shown and (force or now - self.last > 0.1):
             self.last = now
-            self.stream.write(f"\r{text}\033[K")
-            self.stream.flush()
+            self.line.show(text)
             self.drawn = True
 
     def advance(self, failed: bool) -> None:
@@ -210,8 +218,7 @@ class _Progress:
     def close(self) -> None:
         """Clear the line (so that what follows starts on a clean one)."""
         if self.shown and self.drawn:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+            self.line.clear()
             self.drawn = False
 
 

@@ -19,6 +19,7 @@ from formats.cli import (
     STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
+    StatusLine,
     answered,
     available_memory,
     fail_if_short,
@@ -71,6 +72,7 @@ class _Progress:
         self.start = time.monotonic()
         self.stop = threading.Event()
         self.shown = False
+        self.line = StatusLine(sys.stderr)
         self.thread = threading.Thread(target=self._run, name="satkit-progress", daemon=True)
 
     def _run(self) -> None:
@@ -83,8 +85,7 @@ class _Progress:
                 f" ({rate:,.0f}/s), {stats.get('learned', 0):,} learned,"
                 f" {stats.get('restarts', 0):,} restarts"
             )
-            sys.stderr.write("\r\033[K" + line)
-            sys.stderr.flush()
+            self.line.show(line)
             self.shown = True
 
     def __enter__(self) -> _Progress:
@@ -95,8 +96,7 @@ class _Progress:
         self.stop.set()
         self.thread.join()
         if self.shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+            self.line.clear()
 
 
 @contextlib.contextmanager

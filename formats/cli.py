@@ -62,6 +62,45 @@ PATH_OR_DASH = click.Path(readable=False, allow_dash=True)
 """`PATH`, or ``-`` for standard input or output."""
 
 
+class StatusLine:
+    """One line of status on a terminal, rewritten in place: cut to the terminal's width
+    (a wrapped line cannot be rewritten by a carriage return) and, where the terminal is
+    dumb (``TERM=dumb``: an Emacs shell, say), cleared with blanks instead of ``ESC [K``."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.plain = os.environ.get("TERM", "") in ("", "dumb")
+        self.length = 0  # of the text on the line now
+
+    def _columns(self) -> int | None:
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns or None
+        except (AttributeError, OSError, ValueError):
+            return None  # not a terminal we can ask: nothing is cut
+
+    def show(self, text: str) -> None:
+        """Put ``text`` in place of what the line shows."""
+        columns = self._columns()
+        if columns is not None:
+            text = text[: max(1, columns - 1)]
+        if self.plain:
+            out = "\r" + text + " " * max(0, self.length - len(text))
+        else:
+            out = "\r" + text + "\033[K"
+        self.length = len(text)
+        self.stream.write(out)
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Empty the line, leaving the cursor at its start."""
+        if self.plain:
+            self.stream.write("\r" + " " * self.length + "\r")
+        else:
+            self.stream.write("\r\033[K")
+        self.length = 0
+        self.stream.flush()
+
+
 def leave(code: int) -> NoReturn:
     """End a command that has given its answer with exit ``code``, click's way: from the
     console the process exits with it, and ``main([...], standalone_mode=False)`` returns

@@ -680,3 +680,30 @@ def test_ctrl_c_is_interrupted_with_130_not_bad_input(tmp_path, monkeypatch, whe
     result = CliRunner().invoke(main, argv)
     assert result.exit_code == 130
     assert result.stderr == "interrupted: no output file written\n" and not out.exists()
+
+
+def test_a_status_line_fits_the_terminal_and_its_kind(monkeypatch):
+    # ESC [K showed as ^[[K on a dumb terminal, and a line wider than the terminal wrapped,
+    # leaving a stale row at each update (audit 17-B #10)
+    import io
+
+    from formats.cli import StatusLine
+
+    class Terminal(io.StringIO):
+        def fileno(self):
+            return 2
+
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((10, 24)))
+    monkeypatch.setenv("TERM", "dumb")
+    stream = Terminal()
+    line = StatusLine(stream)
+    line.show("a long status line")
+    line.show("short")
+    line.clear()
+    assert stream.getvalue() == "\ra long st\rshort    \r     \r"
+    monkeypatch.setenv("TERM", "xterm")
+    stream = Terminal()
+    line = StatusLine(stream)
+    line.show("a long status line")
+    line.clear()
+    assert stream.getvalue() == "\ra long st\033[K\r\033[K"
