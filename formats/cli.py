@@ -253,7 +253,7 @@ def report_errors(func: F) -> F:
             # Ctrl-C or SIGTERM in a command that has no answer to give when stopped
             # (solve, puzzle, crosscheck handle it themselves): output files are atomic,
             # so none was written; 130 is the shell's code for Ctrl-C, not bad input (1)
-            click.echo("interrupted: no output file written", err=True)
+            click.echo("interrupted: nothing written", err=True)
             sys.exit(EXIT_INTERRUPTED)
         return None
 

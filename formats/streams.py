@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import errno
 import gzip
 import io
 import lzma
@@ -557,6 +558,12 @@ def _atomic_output(
             yield out
         return
     given = target  # (compression goes by this name: the one the user and the next tool see)
+    if os.path.islink(target) and not os.path.exists(target):
+        try:  # a loop of links is an error (a dangling link gets its file created)
+            os.stat(target)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise OSError(exc.errno, exc.strerror, given) from None
     target = os.path.realpath(target)  # through a symbolic link: its file is replaced
     folder = os.path.dirname(target)
     fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)

@@ -679,7 +679,7 @@ def test_ctrl_c_is_interrupted_with_130_not_bad_input(tmp_path, monkeypatch, whe
     argv = [str(source) if a == "IN" else str(out) if a == "OUT" else a for a in args]
     result = CliRunner().invoke(main, argv)
     assert result.exit_code == 130
-    assert result.stderr == "interrupted: no output file written\n" and not out.exists()
+    assert result.stderr == "interrupted: nothing written\n" and not out.exists()
 
 
 def test_a_status_line_fits_the_terminal_and_its_kind(monkeypatch):

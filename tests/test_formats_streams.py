@@ -586,3 +586,14 @@ def test_an_output_whose_folder_vanished_names_the_output(tmp_path):
         shutil.rmtree(folder)
     assert (info.value.filename, info.value.strerror) == (
         str(target), "the output folder no longer exists")
+
+
+def test_a_loop_of_links_as_the_output_is_an_error(tmp_path):
+    # it was replaced by a regular file; cp and the shell refuse (audit 17-B, minor)
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    with pytest.raises(OSError) as info, atomic_output(b) as out:
+        out.write("x")
+    assert info.value.errno == errno.ELOOP and info.value.filename == str(b)
+    assert b.is_symlink() and a.is_symlink()
