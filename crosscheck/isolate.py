@@ -40,8 +40,15 @@ class Outcome:
 
 
 def describe_exception(exc: BaseException) -> str:
-    """``TypeName: message`` (just the type name when the message is empty)."""
+    """``TypeName: message`` (just the type name when the message is empty; for a
+    MemoryError, whose message is empty, what it means).
+
+    >>> describe_exception(ValueError("bad")), describe_exception(MemoryError())
+    ('ValueError: bad', 'out of memory (MemoryError)')
+    """
     text = str(exc)
+    if isinstance(exc, MemoryError):
+        return "out of memory (MemoryError)" + (f": {text}" if text else "")
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 

@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
 from crosscheck.external import kill_descendants, signals_held
+from crosscheck.isolate import describe_exception
 from formats.cli import STOP_SIGNALS
 from formats.errors import EnvironmentFailure
 
@@ -106,7 +107,7 @@ def _serve(conn: Connection, work: Callable[[int], Any]) -> None:
         except EnvironmentFailure as exc:  # the machine's fault: the pool stops
             message = (index, "fatal", str(exc))
         except Exception as exc:
-            message = (index, "error", f"{type(exc).__name__}: {exc}")
+            message = (index, "error", describe_exception(exc))
         try:
             conn.send(message)
         except (OSError, ValueError):
@@ -156,7 +157,7 @@ def _run_inline(
         except EnvironmentFailure:
             raise
         except Exception as exc:
-            yield index, lost(index, "crash", f"{type(exc).__name__}: {exc}")
+            yield index, lost(index, "crash", describe_exception(exc))
 
 
 def run_pool(

@@ -59,4 +59,6 @@ def test_unpicklable_result_is_an_error():
 
 def test_describe_exception():
     assert describe_exception(ValueError("bad")) == "ValueError: bad"
-    assert describe_exception(MemoryError()) == "MemoryError"
+    # (a worker out of memory said only "MemoryError: ", audit 17-B #5)
+    assert describe_exception(MemoryError()) == "out of memory (MemoryError)"
+    assert describe_exception(KeyError()) == "KeyError"
