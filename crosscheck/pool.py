@@ -53,7 +53,8 @@ def _worker_main(
     tempfile.tempdir = folder
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     for number in STOP_SIGNALS:
-        signal.signal(number, _stop_worker)
+        if signal.getsignal(number) != signal.SIG_IGN:  # (nohup: SIGHUP stays ignored)
+            signal.signal(number, _stop_worker)
     with contextlib.suppress(KeyboardInterrupt):
         # SIGTERM (raised as KeyboardInterrupt, so that a running solver program is killed
         # on the way out) ends the worker quietly, not with a traceback

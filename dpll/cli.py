@@ -115,7 +115,11 @@ def _interrupt_on_sigint(solver: Solver) -> Iterator[list[int]]:
         solver.interrupt()
 
     try:
-        previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, *STOP_SIGNALS)}
+        previous = {
+            sig: signal.signal(sig, handler)
+            for sig in (signal.SIGINT, *STOP_SIGNALS)
+            if signal.getsignal(sig) != signal.SIG_IGN  # (nohup: SIGHUP stays ignored)
+        }
     except ValueError:  # not the main thread: leave signals alone
         yield presses
         return

@@ -118,12 +118,16 @@ def fail(message: str, code: int = 1) -> None:
 def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]:
     """While the block runs, signal ``number`` raises ``exception``; the handler before
     is put back after. Yields False, and changes nothing, outside the main thread
-    (where Python cannot set handlers)."""
+    (where Python cannot set handlers) or when the signal is ignored (``nohup`` ignores
+    SIGHUP for the command it starts: the command must run on)."""
 
     def handler(_signum: int, _frame: Any) -> None:
         raise exception
 
     try:
+        if signal.getsignal(number) == signal.SIG_IGN:
+            yield False
+            return
         previous = signal.signal(number, handler)
     except ValueError:  # not the main thread
         yield False

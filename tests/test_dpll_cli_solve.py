@@ -275,6 +275,26 @@ def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum
     assert "Traceback" not in err
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="SIGHUP is POSIX")
+def test_under_nohup_a_hangup_does_not_stop_the_solve(tmp_path: Path) -> None:
+    # nohup leaves SIGHUP ignored for the command: handling it like SIGTERM stopped the
+    # run at logout (review 17 #1)
+    path = write(tmp_path, "php.cnf", pigeonhole_text(7))
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )  # fmt: skip
+    first = process.stdout.readline()
+    assert first.startswith("c satkit solve")
+    process.send_signal(signal.SIGHUP)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 20, err
+    assert "s UNSATISFIABLE" in out
+
+
 @pytest.mark.parametrize("command", ["solve", "dp"])
 def test_a_variable_count_that_cannot_fit_is_one_error_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
