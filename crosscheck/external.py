@@ -308,7 +308,7 @@ def run_program(
             except OSError:
                 text = None
             if text is None or not text.strip():
-                return _crash(program, code, errors, seconds)
+                return _crash(program, code, seconds, output=errors)
             reader = parse_minisat_result
         else:
             text = answer_text
@@ -319,24 +319,22 @@ def run_program(
             # the line is one of the program's output, not of the program file
             what = "its result file" if style == "result-file" else "its output"
             where = what if exc.line is None else f"line {exc.line} of {what}"
-            return _crash(program, code, f"unreadable output ({where}: {exc.message}) {errors}",
-                          seconds)  # fmt: skip
+            reason = f"unreadable output ({where}: {exc.message})"
+            return _crash(program, code, seconds, reason, errors)
         said_unknown = _says_unknown(text)
         competition = style == "competition"
         if competition and code < 0:
-            return _crash(program, code, out_tail + errors, seconds)
+            return _crash(program, code, seconds, output=out_tail + errors)
         allowed = (_COMPETITION_EXIT_CODES if competition else _EXIT_CODES).get(result.status)
         if allowed is not None and code not in allowed:
-            return _crash(program, code, f"answered {result.status} {errors}", seconds)
+            return _crash(program, code, seconds, f"answered {result.status}", errors)
         if allowed is None and (code != 0 or not said_unknown):
             if competition:
                 printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
-                detail = " ".join(part for part in (f"{what}:", out_tail, errors) if part.strip())
-                detail = detail.rstrip(":")
-            else:
-                detail = (out_tail if style == "stdout" else "") + errors
-            return _crash(program, code, detail, seconds)
+                return _crash(program, code, seconds, what, f"{out_tail} {errors}", ": ")
+            shown = (out_tail if style == "stdout" else "") + errors
+            return _crash(program, code, seconds, output=shown)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
 
 
@@ -427,12 +425,22 @@ def kill_descendants(pid: int) -> None:
             time.sleep(0.001)
 
 
-def _crash(program: str, code: int | None, output: str, seconds: float) -> ExternalAnswer:
+def _crash(
+    program: str, code: int | None, seconds: float, reason: str = "", output: str = "",
+    between: str = " ",
+) -> ExternalAnswer:  # fmt: skip
+    """A crash answer: ``PROGRAM exited with code N: REASON TAIL`` (or ``was killed by
+    signal N``), where only the output's tail is cut, never the reason (shrinking tells
+    crashes apart by it: `crosscheck.shrink.crash_kind`)."""
     message = f"{program} exited with code {code}"
     if code is not None and code < 0:
         message = f"{program} was killed by signal {-code}"
     shown = _tail(output)
-    return ExternalAnswer("crash", None, seconds, message + (f": {shown}" if shown else ""), code)
+    if reason:
+        message += f": {reason}" + (f"{between}{shown}" if shown else "")
+    elif shown:
+        message += f": {shown}"
+    return ExternalAnswer("crash", None, seconds, message, code)
 
 
 def write_clauses(path: str, nvars: int, clauses: Iterable[Sequence[int]]) -> None:

@@ -412,3 +412,17 @@ def test_an_export_that_does_not_fit_on_the_disk_is_the_machine_s_failure():
 
     with pytest.raises(EnvironmentFailure, match=r"DIMACS export .* No space left on device"):
         write_clauses("/dev/full", 3, [[1, 2, 3]] * 10000)
+
+
+def test_a_crash_s_reason_survives_a_long_error_output(tmp_path, cnf):
+    # the detail kept the last 400 characters of reason + output: a verbose program's
+    # reason was cut off, and shrinking took each smaller formula for another failure
+    # (review 17 #2)
+    from crosscheck.shrink import crash_kind
+
+    verbose = fake(tmp_path, "verbose", 'yes "c statistics line" | head -n 500 >&2\n'
+                   'printf "s SATISFIABLE\\nv 1 -2 3\\n"\nexit 10')  # fmt: skip
+    answer = run_program(verbose, cnf, 30)
+    assert answer.status == "crash"
+    assert crash_kind(answer.error) == "exit 10, unreadable output: value lines do not end with N"
+    assert answer.error.endswith("c statistics line")  # the tail is still shown
