@@ -27,7 +27,16 @@ _BZ2_MAGIC = b"BZh"  # then the block size digit and a block (or end-of-stream) 
 _BZ2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
 _BZ2_END = b"\x17\x72\x45\x38\x50\x90"
 _XZ_MAGIC = b"\xfd7zXZ\x00"
-_LONG_LINE = 1 << 20  # a line this long holding a NUL byte is refused as it is read
+_LONG_LINE = 1 << 20
+_BINARY = "binary data (NUL byte), not text"
+
+
+def _binary_start(data: bytes) -> bool:
+    """Whether ``data``, the start of an input with no line end in it so far, is long
+    and holds a NUL byte: binary, not text, and refused as it is read rather than read
+    to its end (``/dev/zero`` has none). A shorter start is left to the format's reader,
+    which names its own format."""
+    return len(data) >= _LONG_LINE and b"\0" in data
 _COMPRESSED_PIECE = 1 << 16  # bytes asked of a decompressor per read (see iter_byte_blocks)
 
 
@@ -201,6 +210,30 @@ def _readable_prefix(raw: bytes, kind: str) -> bytes:
     return b"".join(out)
 
 
+def _read_all(handle: IO[bytes], name: str) -> bytes:
+    """Everything ``handle`` holds, read a megabyte at a time; an uncompressed start
+    that is binary (`_binary_start`) is a FormatError at once."""
+    pieces: list[bytes] = []
+    size = 0
+    watching: bool | None = None  # the start is uncompressed text with no line end yet
+    nul = False
+    while True:
+        piece = handle.read(_LONG_LINE)
+        if not piece:
+            return b"".join(pieces)
+        pieces.append(piece)
+        size += len(piece)
+        if watching is None and size >= 10:
+            watching = compression_of(b"".join(pieces)[:10]) is None
+        if watching:
+            if b"\n" in piece:
+                watching = False
+            else:
+                nul = nul or b"\0" in piece
+                if nul and size >= _LONG_LINE:
+                    raise FormatError(name, 1, _BINARY)
+
+
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """All bytes of an input, decompressed when its magic bytes say gzip, bz2 or xz.
 
@@ -210,10 +243,10 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     name = display_name(path)
     try:
         if os.fspath(path) == STDIO:
-            raw = sys.stdin.buffer.read()
+            raw = _read_all(sys.stdin.buffer, name)
         else:
             with open(path, "rb") as handle:
-                raw = handle.read()
+                raw = _read_all(handle, name)
     except FileNotFoundError:
         raise FormatError(name, None, "no such file") from None
     except IsADirectoryError:
@@ -324,10 +357,8 @@ def iter_byte_blocks(
                     yield data[cut:], line
                 return
             if cut == 0:  # no line end yet
-                if len(data) >= _LONG_LINE and b"\0" in data:
-                    # binary, not text: do not read on (/dev/zero never ends); a short line
-                    # is left to the reader, which names its own format
-                    raise FormatError(name, line, "binary data (NUL byte), not text")
+                if line == 1 and _binary_start(data):  # (no line end in the input yet)
+                    raise FormatError(name, line, _BINARY)
                 # wait for as much again: a line of n bytes costs O(n) joins and scans
                 pieces = [data]
                 size = len(data)

@@ -208,9 +208,19 @@ def test_a_long_line_of_binary_data_is_refused_as_it_is_read(tmp_path):
     with pytest.raises(FormatError) as info:
         next(iter_byte_blocks(zeros))
     assert str(info.value) == f"{zeros}:1: binary data (NUL byte), not text"
+    with pytest.raises(FormatError) as info:
+        read_bytes(zeros)  # (stats, convert, dp, maze and puzzle read this way)
+    assert str(info.value) == f"{zeros}:1: binary data (NUL byte), not text"
     if os.path.exists("/dev/zero"):
-        with pytest.raises(FormatError):
-            next(iter_byte_blocks("/dev/zero"))
+        for read in (lambda path: next(iter_byte_blocks(path)), read_bytes):
+            with pytest.raises(FormatError):
+                read("/dev/zero")
+    # only the start of an input is judged so: a long comment further on is the
+    # reader's business, as in minisat and cadical (review 17 #4)
+    later = b"p cnf 2 1\n1 2 0\nc \0" + b"x" * (3 << 20) + b"\n"
+    (tmp_path / "later").write_bytes(later)
+    assert b"".join(b for b, _ in iter_byte_blocks(tmp_path / "later")) == later
+    assert read_bytes(tmp_path / "later") == later
     long_line = b"1 " * (3 << 20) + b"0\n2 0"  # a long text line still comes whole
     (tmp_path / "long").write_bytes(long_line)
     blocks = list(iter_byte_blocks(tmp_path / "long", 1 << 16))
