@@ -211,8 +211,15 @@ def _readable_prefix(raw: bytes, kind: str) -> bytes:
 
 
 def _read_all(handle: IO[bytes], name: str) -> bytes:
-    """Everything ``handle`` holds, read a megabyte at a time; an uncompressed start
-    that is binary (`_binary_start`) is a FormatError at once."""
+    """Everything ``handle`` holds. A regular file is read in one go (it ends); anything
+    else a megabyte at a time, and an uncompressed start that is binary
+    (`_binary_start`) is a FormatError at once (``/dev/zero`` never ends)."""
+    try:
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        regular = False
+    if regular:
+        return handle.read()
     pieces: list[bytes] = []
     size = 0
     watching: bool | None = None  # the start is uncompressed text with no line end yet
