@@ -28,7 +28,6 @@ hand out ``bin:cadical`` like any other solver.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import shutil
@@ -45,7 +44,7 @@ import psutil
 
 from formats.cli import STOP_SIGNALS
 from formats.dimacs import format_clause
-from formats.errors import EnvironmentFailure, FormatError
+from formats.errors import MACHINE_ERRNOS, EnvironmentFailure, FormatError, machine_failure
 from formats.results import parse_competition, parse_minisat_result
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -154,11 +153,9 @@ _COMMENT = re.compile(rb"[ \t]*c(?: .*)?\r?\n?", re.DOTALL)
 _SPLITTERS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
 """What else ends a line for `str.splitlines` (which the output's reader uses) in ASCII."""
 
-MACHINE_ERRNOS = frozenset(
-    {errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN}
-)
-"""Errors of the machine, not of a program or a file: a full disk or quota, no file
-descriptors, no memory or processes left (`EnvironmentFailure`)."""
+USER_TEMP: str | None = None
+"""The user's temporary folder where the process's own is a subfolder of it (a crosscheck
+worker's, `crosscheck.pool`): what messages name as TMPDIR."""
 
 _KEPT_TAIL = 65536
 """Bytes of a program's output and error output kept for messages."""
@@ -266,9 +263,7 @@ def run_program(
                         )
                 except OSError as exc:
                     if exc.errno in MACHINE_ERRNOS:  # not the program's fault: stop the batch
-                        raise EnvironmentFailure(
-                            f"cannot start {program}: {exc.strerror or exc}"
-                        ) from None
+                        raise machine_failure(exc, f"start {program}") from None
                     why = interpreter_problem(executable) or exc
                     return ExternalAnswer("crash", error=f"cannot start {program}: {why}")
                 if caught:  # stopped while starting it: raise that signal's way out now
@@ -453,7 +448,7 @@ def write_clauses(path: str, nvars: int, clauses: Iterable[Sequence[int]]) -> No
         if exc.errno in MACHINE_ERRNOS:  # the machine's fault, not the caller's file's
             raise EnvironmentFailure(
                 f"cannot write the DIMACS export for the solver programs in "
-                f"{tempfile.gettempdir()} (TMPDIR): {exc.strerror or exc}"
+                f"{USER_TEMP or tempfile.gettempdir()} (TMPDIR): {exc.strerror or exc}"
             ) from None
         raise
 

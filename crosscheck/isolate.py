@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from formats.errors import machine_failure
+
 CAN_FORK = hasattr(os, "fork")
 
 
@@ -104,8 +106,16 @@ def call_isolated(func: Callable[[], Any], timeout: float | None) -> Outcome:
     started = time.perf_counter()
     if not CAN_FORK:
         return _run_inline(func, started)
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    try:
+        read_fd, write_fd = os.pipe()
+    except OSError as exc:  # no file descriptors left: the machine's failure, not func's
+        raise machine_failure(exc, "start a child process") from None
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise machine_failure(exc, "start a child process") from None
     if pid == 0:  # pragma: no cover - the child's coverage is not collected
         os.close(read_fd)
         _child(func, write_fd)

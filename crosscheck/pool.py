@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
+from crosscheck import external
 from crosscheck.external import kill_descendants, signals_held
 from crosscheck.isolate import describe_exception
 from formats.cli import STOP_SIGNALS
-from formats.errors import EnvironmentFailure
+from formats.errors import EnvironmentFailure, machine_failure
 
 R = TypeVar("R")
 
@@ -50,6 +51,7 @@ def _worker_main(
     end (a killed worker runs no cleanup of its own). ``parents`` are the pool's ends of
     the workers' pipes, inherited by the fork: closed here, so that the worker reads
     the end of its pipe when the pool's process is gone, instead of waiting for ever."""
+    external.USER_TEMP = tempfile.gettempdir()  # (what messages call TMPDIR)
     tempfile.tempdir = folder
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     for number in STOP_SIGNALS:
@@ -189,13 +191,24 @@ def run_pool(
     workers: list[_Worker] = []
 
     def spawn() -> _Worker:
-        mine, theirs = context.Pipe()
+        try:
+            mine, theirs = context.Pipe()
+        except OSError as exc:
+            raise machine_failure(exc, "start a worker process") from None
         folder = tempfile.mkdtemp(prefix="satkit-worker-")
         parents = [mine, *(worker.conn for worker in workers)]
         process = context.Process(
             target=_worker_main, args=(theirs, work, folder, parents, os.getpid()), daemon=True
         )
-        process.start()
+        try:
+            process.start()
+        except BaseException as exc:  # no file descriptors left, say: no folder may stay
+            shutil.rmtree(folder, ignore_errors=True)
+            mine.close()
+            theirs.close()
+            if isinstance(exc, OSError):
+                raise machine_failure(exc, "start a worker process") from None
+            raise
         theirs.close()
         with contextlib.suppress(OSError):
             os.setpgid(process.pid, process.pid)  # also here: no race with the child's own call

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 def quoted(text: str, limit: int = 60) -> str:
     """What a message shows of a piece of input: ``repr(text)``, cut after ``limit``
@@ -55,3 +57,22 @@ class EnvironmentFailure(Exception):
     """The machine failed, not the input or a solver: a full disk, no file descriptors or
     no memory left. A command prints ``error: MESSAGE`` and exits 1; a batch stops
     rather than blame a solver for it."""
+
+
+MACHINE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN}
+)
+"""Errors of the machine, not of a program or a file: a full disk or quota, no file
+descriptors, no memory or processes left."""
+
+
+def machine_failure(exc: OSError, doing: str) -> BaseException:
+    """What ``exc``, raised while ``doing`` something, is: an `EnvironmentFailure` when it
+    is the machine's (`MACHINE_ERRNOS`: ``cannot DOING: reason``), else ``exc`` itself.
+
+    >>> str(machine_failure(OSError(24, "Too many open files"), "start cadical"))
+    'cannot start cadical: Too many open files'
+    """
+    if exc.errno in MACHINE_ERRNOS:
+        return EnvironmentFailure(f"cannot {doing}: {exc.strerror or exc}")
+    return exc

@@ -62,3 +62,20 @@ def test_describe_exception():
     # (a worker out of memory said only "MemoryError: ", audit 17-B #5)
     assert describe_exception(MemoryError()) == "out of memory (MemoryError)"
     assert describe_exception(KeyError()) == "KeyError"
+
+
+def test_a_child_that_cannot_start_is_the_machine_s_failure(monkeypatch):
+    # no file descriptors or processes left is no solver's crash (review 17 #6)
+    import errno
+    import os
+
+    import pytest
+
+    from formats.errors import EnvironmentFailure
+
+    def no_pipe():
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(os, "pipe", no_pipe)
+    with pytest.raises(EnvironmentFailure, match="cannot start a child process: Too many"):
+        call_isolated(lambda: 1, 5)
