@@ -84,8 +84,8 @@ def discover(paths: Iterable[str]) -> list[str]:
     natural order; in a folder, what exists but is no regular file (a named pipe
     would wait for a writer for ever, a device) is passed over, while a file given
     by name is taken as it is (``<(…)`` is a pipe). A file reached twice is listed
-    once. Raises FormatError for a path that does not exist and for a folder that
-    cannot be read (walking on would check fewer instances without a word).
+    once; a folder that cannot be read is listed too (`load_instance` says why). Raises
+    FormatError for a path that does not exist.
     """
     found: list[str] = []
     seen: set[str] = set()
@@ -98,15 +98,7 @@ def discover(paths: Iterable[str]) -> list[str]:
 
     for path in paths:
         if os.path.isdir(path):
-            collected = []
-            for folder, dirs, files in os.walk(path, onerror=_unreadable_folder):
-                dirs.sort(key=natural_key)
-                collected.extend(
-                    os.path.join(folder, f)
-                    for f in files
-                    if is_instance_file(f) and not _special(os.path.join(folder, f))
-                )
-            for file in sorted(collected, key=natural_key):
+            for file in sorted(_walk(path), key=natural_key):
                 add(file)
         elif os.path.exists(path) or path == "-":
             add(path)
@@ -115,8 +107,23 @@ def discover(paths: Iterable[str]) -> list[str]:
     return found
 
 
-def _unreadable_folder(exc: OSError) -> None:
-    raise FormatError(exc.filename or "?", None, f"cannot read the folder: {exc.strerror or exc}")
+def _walk(top: str) -> list[str]:
+    """The instance files under folder ``top``, and the folders that could not be read
+    (walking past them would check fewer instances without a word: each is listed, and
+    its record says why)."""
+    collected: list[str] = []
+
+    def unreadable(exc: OSError) -> None:
+        collected.append(exc.filename if exc.filename is not None else top)
+
+    for folder, dirs, files in os.walk(top, onerror=unreadable):
+        dirs.sort(key=natural_key)
+        collected.extend(
+            os.path.join(folder, f)
+            for f in files
+            if is_instance_file(f) and not _special(os.path.join(folder, f))
+        )
+    return collected
 
 
 def _special(path: str) -> bool:
@@ -271,6 +278,12 @@ def load_instance(
     or ``.dimacs`` (also compressed) is DIMACS whatever its first line.
     """
     if data is None:
+        if os.path.isdir(path):  # a folder `discover` could not read: say why
+            try:
+                os.scandir(path).close()
+            except OSError as exc:
+                why = f"cannot read the folder: {exc.strerror or exc}"
+                raise FormatError(display_name(path), None, why) from None
         data = read_bytes(path)
     name = display_name(path)
     absolute = None if path == "-" else os.path.abspath(path)

@@ -79,9 +79,10 @@ def test_discover_passes_over_a_named_pipe_in_a_folder(tmp_path):
     assert discover([str(tmp_path / "fifo.cnf")]) == [str(tmp_path / "fifo.cnf")]  # named
 
 
-def test_discover_refuses_a_folder_it_cannot_read(tmp_path, monkeypatch):
+def test_discover_lists_a_folder_it_cannot_read_as_bad_input(tmp_path, monkeypatch):
     # os.walk passed over it: the batch checked fewer instances and said all was well
-    # (audit 17-B #4). (Permissions do not stop root: the refusal is simulated.)
+    # (audit 17-B #4); it is listed, and reading it says why, while the rest is checked
+    # (review 17 #7). (Permissions do not stop root: the refusal is simulated.)
     (tmp_path / "a.cnf").write_text("p cnf 1 1\n1 0\n")
     locked = tmp_path / "locked"
     locked.mkdir()
@@ -94,10 +95,11 @@ def test_discover_refuses_a_folder_it_cannot_read(tmp_path, monkeypatch):
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    for top in (tmp_path, locked):
-        with pytest.raises(FormatError) as caught:
-            discover([str(top)])
-        assert str(caught.value) == f"{locked}: cannot read the folder: Permission denied"
+    assert discover([str(tmp_path)]) == [str(tmp_path / "a.cnf"), str(locked)]
+    assert discover([str(locked)]) == [str(locked)]
+    with pytest.raises(FormatError) as caught:
+        load_instance(str(locked))
+    assert str(caught.value) == f"{locked}: cannot read the folder: Permission denied"
 
 
 def test_discover_reports_a_missing_path(tmp_path):
