@@ -173,15 +173,15 @@ def _answer_text(handle: BinaryIO) -> str:
     for raw in handle:
         start = raw[:2]
         if start in (b"c ", b"c\n", b"c\r") or (start[:1] in (b" ", b"\t") and comment(raw)):
-            body = raw.rstrip(b"\r\n")
-            if body.isascii():  # (beyond ASCII: U+0085, U+2028 and U+2029 end lines too)
-                for splitter in _SPLITTERS:
+            # one line end off (LF or CRLF): any other CR counts as a line end for the reader
+            body = raw[:-2] if raw.endswith(b"\r\n") else raw.rstrip(b"\n")
+            if body.isascii() and b"UNKNOWN" not in body:  # (beyond ASCII, U+0085, U+2028
+                for splitter in _SPLITTERS:  # and U+2029 end lines too; an UNKNOWN is kept)
                     if splitter in body:
                         break
                 else:
-                    if b"UNKNOWN" not in body or body.split() != [b"c", b"UNKNOWN"]:
-                        blanks += 1
-                        continue
+                    blanks += 1
+                    continue
         if blanks:
             kept.append(b"\n" * blanks)
             blanks = 0

@@ -389,6 +389,9 @@ def test_comments_are_not_held_but_line_numbers_and_odd_line_ends_are(tmp_path, 
     assert run_program(hidden, cnf, 30).status == "UNSAT"
     unknown = fake(tmp_path, "unknown", 'printf "c chatter\\nc UNKNOWN\\n"\nexit 0')
     assert run_program(unknown, cnf, 30).status == "UNKNOWN"
+    # a comment ending in CR CR LF is two lines for the reader (review 17 #9)
+    double = fake(tmp_path, "double", 'printf "c x\\r\\r\\ns SATISFIABLE\\nv 1 -2 3\\n"\nexit 10')
+    assert "(line 4 of its output: value lines do not end" in run_program(double, cnf, 30).error
 
 
 def test_a_program_s_comments_are_not_held_in_memory(tmp_path, cnf):
