@@ -17,8 +17,9 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
 The truth an answer is judged against: SAT when some model passes the
 independent check (or the maze search finds a valid walk); otherwise UNSAT
 when some solver says so and no SAT claim (each failed its check) contests
-it, or when one of our UNSAT proofs verifies; otherwise unknown (a contested
-UNSAT run keeps ``agree``, its detail says ``unconfirmed``). The instance's verdict is its
+it, or when one of our UNSAT proofs verifies or the maze search finds no walk;
+otherwise unknown (a contested UNSAT run keeps ``agree``, its detail says
+``unconfirmed``). The instance's verdict is its
 worst run outcome. How solvers run: ours in this process with its time
 budget (it polls the deadline); PySAT's and registered ones in a forked
 child killed at the deadline; external programs as processes killed at the
@@ -268,7 +269,11 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                 _check_proof(instance, run, options.timeout)
         # SAT claims left here all failed their check; one still contests an unchecked UNSAT
         claims = [run.solver for run in runs if run.status == "SAT"]
-        if not claims or any(run.proof_check == "verified" for run in unsat):
+        settled = any(
+            run.proof_check == "verified" or run.solver == SEARCH  # (the layered search
+            for run in unsat  # shares nothing with SAT: its "no walk" is a reference answer)
+        )
+        if not claims or settled:
             truth = "UNSAT"
         else:
             for run in unsat:

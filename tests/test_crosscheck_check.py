@@ -276,6 +276,15 @@ def test_unsatisfiable_maze_agrees_with_the_search():
     assert record["runs"][SEARCH]["status"] == "UNSAT"
 
 
+def test_the_maze_search_settles_an_unsat_contested_by_a_broken_sat_claim():
+    # the layered search is the reference answer for a maze: its "no walk" stands against
+    # a SAT claim whose model fails (review 17, design note)
+    instance = maze_instance(parse_maze(SMALL_TEXT, "small").with_steps(2), "k2")
+    record = check_instance(instance, CheckOptions(["minisat22", "test:says-sat"], timeout=30))
+    assert record["answer"] == "UNSAT" and record["verdict"] == "invalid-model"
+    assert record["runs"]["minisat22"]["outcome"] == "agree"
+
+
 def test_judge_by_hand():
     options = CheckOptions(["a", "b"], timeout=5)
     runs = [Run("a", "SAT", 0.1, model=[-1, 2, -3]), Run("b", "UNSAT", 0.2)]
