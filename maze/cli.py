@@ -75,8 +75,6 @@ BIG_ENCODING = 2_000_000
 CLAUSE_BYTES_IN_MEMORY = 100
 """A lower bound on the memory one clause takes in a solver's clause list (a list
 object and its int literals: 120-160 bytes measured), for refusing hopeless sizes."""
-CLAUSE_BYTES_ON_DISK = 4
-"""A lower bound on one clause's bytes in an output file (``1 0`` or ``-1`` and a newline)."""
 
 
 def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: int | None,
@@ -194,9 +192,8 @@ def encode_command(
     cnf = encode(maze, encoding)
     free = _free_disk(output)
     if free is not None:
-        size = cnf.clause_count
-        need = size * CLAUSE_BYTES_ON_DISK
-        _too_big(maze_file, steps is not None, size, need, free, "disk", encoding)
+        _too_big(maze_file, steps is not None, cnf.clause_count, cnf.least_bytes(), free,
+                 "disk", encoding)  # fmt: skip
     try:
         cnf.write(output, to, inputs=(maze_file,))
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...

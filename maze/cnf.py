@@ -78,6 +78,28 @@ class MazeCNF:
         """The key (back matter): ``n At(N,I)`` … ``n Has(T,I)`` … (``n Aux(…)``) lines."""
         return "".join([f"{number} {name}\n" for number, name in enumerate(self.name_list(), 1)])
 
+    def least_bytes(self) -> int:
+        """A sure lower bound on the bytes `write` gives (either format): the key, whose
+        size is exact, plus for every clause its line end, and for category 1 (two
+        negative literals, ``-a -b``, of atoms numbered from step I's first) the digits
+        of both. A K whose output surely cannot fit on the disk is refused with it
+        before anything is written."""
+        atoms = self.atoms
+        n, t, k = atoms.n, atoms.t, atoms.steps
+        steps_digits = _digit_sum(1, 0, k + 1)  # of I = 0..K in the names
+        names = (k + 1) * sum(5 + len(node) for node in atoms.nodes) + n * steps_digits
+        names += (k + 1) * sum(6 + len(treasure) for treasure in atoms.treasures)
+        names += t * steps_digits
+        numbers = _digit_sum(1, 1, atoms.count)  # of atoms 1..count
+        key = numbers + names + 2 * atoms.count  # "N NAME\n"
+        lines = 2 * self.clause_count  # a literal and a line end at least
+        if self.parts and self.parts[0].name == "one_place_at_a_time":
+            pairs = n * (n - 1) // 2
+            # each "-a -b" line of step I: 2 numbers >= I*n + 1, 2 minus signs, a blank
+            # and the line end (2 of those 4 bytes are counted above)
+            lines += pairs * (2 * _digit_sum(n, 1, k + 1) + 2 * (k + 1))
+        return key + lines
+
     def comments(self) -> list[str]:
         """Comment lines for a DIMACS export: where the formula comes from and what it holds."""
         return [
@@ -161,6 +183,33 @@ class MazeCNF:
                 self.write_dimacs(handle)
             else:
                 self.write_dp_input(handle)
+
+
+def _digit_sum(a: int, b: int, count: int) -> int:
+    """The number of decimal digits of ``a*i + b`` summed over i = 0..count-1 (a >= 0,
+    b >= 0), in time logarithmic in the values.
+
+    >>> _digit_sum(1, 0, 12) == sum(len(str(i)) for i in range(12))
+    True
+    >>> _digit_sum(7, 3, 1000) == sum(len(str(7 * i + 3)) for i in range(1000))
+    True
+    """
+    if count <= 0:
+        return 0
+    if a == 0:
+        return count * len(str(b))
+    total = 0
+    done = 0  # values a*i + b for i < done are counted
+    digits = len(str(b))
+    while done < count:
+        # the first i whose value has more than `digits` digits
+        bound = 10**digits
+        nxt = max(done, -(-(bound - b) // a))
+        nxt = min(nxt, count)
+        total += (nxt - done) * digits
+        done = nxt
+        digits += 1
+    return total
 
 
 def encode(maze: Maze, encoding: str = "assignment") -> MazeCNF:
