@@ -151,8 +151,9 @@ def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool],
             )
 
 
-def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str) -> None:
-    """Raise FormatError unless ``path`` is a valid walk in ``maze`` (with the key's K)."""
+def check_key_fits(maze: Maze, key: Key | None, file: str) -> None:
+    """Raise FormatError when the key names a node that ``maze`` does not have: the answer
+    and the maze are not from one encoding."""
     if key is not None:
         # the empty name is a known quirk (`split(" ")` on `G  H`): harmless unless visited
         unknown = [node for node in key.nodes if node and node not in set(maze.nodes)]
@@ -160,6 +161,11 @@ def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str)
             raise FormatError(
                 file, None, f"the key names node {unknown[0]}, which maze {maze.name} does not have"
             )
+
+
+def check_with_maze(path: Sequence[str], maze: Maze, key: Key | None, file: str) -> None:
+    """Raise FormatError unless ``path`` is a valid walk in ``maze`` (with the key's K)."""
+    check_key_fits(maze, key, file)
     problems = walk_problems(maze, path)
     if problems:
         raise FormatError(
@@ -230,6 +236,7 @@ def decode(
             return Decoded(None, key, key.steps if key is not None and key.at else None)
         key = _key(key_source, file, key_line)
         _check_steps(key, answer_steps, file)
+        check_key_fits(maze, key, file)  # (another maze's walk says nothing of this answer)
         steps = key.steps if key is not None and key.at else maze.steps
         confirmed = confirm_no_solution(maze, steps, file, confirm_seconds)
         return Decoded(None, key, steps, True if confirmed else None)

@@ -448,6 +448,12 @@ def test_decode_unsat_and_unknown(tmp_path, example_files):
     # ... but the maze has a walk, so with --maze the lie is caught
     caught = run("decode", unsat, "--cnf", example_files["cnf"], "--maze", EXAMPLE)
     assert caught.exit_code == 1 and "but" in caught.stderr and "has a walk" in caught.stderr
+    # another maze's walk says nothing of this answer: the maze that does not fit is named,
+    # as for a SAT answer (audit 17-D #3)
+    small = Path(__file__).resolve().parents[1] / "data" / "maze" / "small.txt"
+    other = run("decode", unsat, "--cnf", example_files["cnf"], "--maze", small)
+    assert other.exit_code == 1 and "which maze" in other.stderr
+    assert "has a walk" not in other.stderr
     unknown = tmp_path / "x.comp"
     unknown.write_text("s UNKNOWN\n")
     result = run("decode", unknown, "--cnf", example_files["cnf"])
