@@ -37,6 +37,10 @@ def plot_format(path: str | os.PathLike[str]) -> str:
     'svg'
     """
     suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if suffix in ("gz", "bz2", "xz"):
+        raise ValueError(
+            f"{os.fspath(path)!r}: plots are not written compressed: use .png, .svg or .pdf"
+        )
     if suffix not in PLOT_FORMATS:
         raise ValueError(
             f"cannot tell the picture format from {os.fspath(path)!r}: use .png, .svg or .pdf"

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
-from formats.streams import atomic_output
+from formats.streams import COMPRESSED_SUFFIXES, atomic_output
 from maze.model import START, Maze
 
 FORMATS = ("dot", "svg", "png")
@@ -99,8 +99,16 @@ def maze_dot(maze: Maze, path: Sequence[str] | None = None) -> str:
 
 
 def output_format(path: str | os.PathLike[str]) -> str:
-    """``dot``, ``svg`` or ``png`` from a file name's suffix (``.gv`` counts as DOT)."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    """``dot``, ``svg`` or ``png`` from a file name's suffix (``.gv`` counts as DOT), looking
+    through a compression suffix (``x.svg.gz`` is SVG, written compressed).
+
+    >>> output_format("maze.svg"), output_format("maze.dot.gz"), output_format("m.gv")
+    ('svg', 'dot', 'dot')
+    """
+    name = os.fspath(path)
+    for packed in COMPRESSED_SUFFIXES:
+        name = name.removesuffix(packed)
+    suffix = os.path.splitext(name)[1].lower().lstrip(".")
     suffix = "dot" if suffix == "gv" else suffix
     if suffix not in FORMATS:
         raise RenderError(

@@ -45,6 +45,11 @@ def test_output_format():
     ]
     with pytest.raises(RenderError, match=r"\.dot, \.svg or \.png"):
         output_format("picture.jpg")
+    # a compressed name is written compressed, as every output is (audit 17-D #4)
+    assert [output_format(name) for name in ("a.svg.gz", "b.dot.xz", "c.png.bz2")] == [
+        "svg", "dot", "png"]  # fmt: skip
+    with pytest.raises(RenderError):
+        output_format("picture.gz")
 
 
 def test_dot_file(tmp_path):
