@@ -230,3 +230,14 @@ def test_an_output_that_cannot_be_written_is_refused_before_reading(
     assert result.stderr == f"error: {missing}: output folder does not exist\n"
     result = run([source, "-o", source])
     assert result.exit_code == 1 and "refusing to overwrite the input file" in result.stderr
+
+
+def test_readme_dp_example_is_shipped_and_holds() -> None:
+    # README's DP section ran `satkit dp example.txt` on a file that was not in the
+    # repository (audit 17-D #5)
+    example = Path(__file__).resolve().parents[1] / "data" / "dp" / "example.txt"
+    result = CliRunner().invoke(dp, [str(example)])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "1 T\n2 F\n3 F\n0\nThis is a simple example with 3 clauses and 3 atoms.\n"
+    )
