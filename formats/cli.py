@@ -108,9 +108,13 @@ def leave(code: int) -> NoReturn:
     raise click.exceptions.Exit(code)
 
 
-def fail(message: str, code: int = 1) -> None:
-    """Print one ``error: …`` line on stderr and exit with ``code``."""
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print one ``error: …`` line on stderr and exit with ``code``: click's way inside a
+    command (`leave`: ``main([...], standalone_mode=False)`` returns the code), else
+    SystemExit."""
     click.echo(f"error: {message}", err=True)
+    if click.get_current_context(silent=True) is not None:
+        raise click.exceptions.Exit(code)
     sys.exit(code)
 
 
@@ -272,7 +276,6 @@ def fail_unwritten(exc: OSError) -> NoReturn:
     if where == "<stdout>":
         _silence_stdout()
     fail(f"{where}: {exc.strerror or exc}")
-    raise AssertionError("unreachable")  # (fail exits)
 
 
 def _silence_stdout() -> None:

@@ -211,6 +211,10 @@ def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path)
         (["maze", "solve", str(ROOT / "data" / "maze" / "example.txt")], 10),
         (["puzzle", "einstein"], 10),
         (["crosscheck", str(sat), "-q", "-s", "dpll"], 0),
+        # bad input too (it raised SystemExit(1); audit 17-D #6)
+        (["solve", str(tmp_path / "missing.cnf")], 1),
+        (["maze", "solve", str(tmp_path / "missing.txt")], 1),
+        (["convert", str(tmp_path / "missing.cnf")], 1),
     ]
     for args, code in calls:
         assert satkit.main(args, standalone_mode=False) == code, args
