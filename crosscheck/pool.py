@@ -60,22 +60,21 @@ def _worker_main(
     with contextlib.suppress(KeyboardInterrupt):
         # SIGTERM (raised as KeyboardInterrupt, so that a running solver program is killed
         # on the way out) ends the worker quietly, not with a traceback
-        for end in parents:
-            end.close()
-        _die_with_parent(pool_pid)
-        with contextlib.suppress(OSError):
-            os.setpgid(0, 0)
-        _serve(conn, work)
-    # on the way out, its folder goes (the pool removes it too, but the pool's process
-    # may be gone: killed, it is what sent the stop signal)
-    for _attempt in range(3):  # (a stop signal may still come: it ends an attempt)
         try:
+            for end in parents:
+                end.close()
+            _die_with_parent(pool_pid)
+            with contextlib.suppress(OSError):
+                os.setpgid(0, 0)
+            _serve(conn, work)
+        finally:
+            # from here on a stop signal changes nothing (one raised before this is done
+            # is caught just above, however it ended): the clean-up below runs whole
             for number in STOP_SIGNALS:
                 signal.signal(number, signal.SIG_IGN)
-            shutil.rmtree(folder, ignore_errors=True)
-            break
-        except KeyboardInterrupt:
-            continue
+    # on the way out, its folder goes (the pool removes it too, but the pool's process
+    # may be gone: killed, it is what sent the stop signal)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stop_worker(_signum: int, _frame: Any) -> None:
