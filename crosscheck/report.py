@@ -163,27 +163,28 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
     )
     if elapsed is not None:
         head += f"; {elapsed:.1f} s"
-    ratio_title = f"x {summary.reference}" if summary.reference else "x minisat"
     table = [
         ["solver", "runs", "solved", "agree", "disagree", "invalid", "crash", "timeout",
-         "total s", "median s", ratio_title],
+         "total s", "median s"],
     ]  # fmt: skip
+    if summary.reference:  # (no MiniSat among the solvers: no column to divide by)
+        table[0].append(f"x {summary.reference}")
     for row in summary.rows:
-        table.append(
-            [
-                row.solver,
-                str(row.runs),
-                str(row.solved),
-                str(row.outcomes["agree"]),
-                str(row.outcomes["disagree"]),
-                str(row.invalid),
-                str(row.outcomes["crash"]),
-                str(row.outcomes["timeout"]),
-                _seconds(row.total),
-                _seconds(row.median),
-                _ratio(row.median_ratio),
-            ]
-        )
+        cells = [
+            row.solver,
+            str(row.runs),
+            str(row.solved),
+            str(row.outcomes["agree"]),
+            str(row.outcomes["disagree"]),
+            str(row.invalid),
+            str(row.outcomes["crash"]),
+            str(row.outcomes["timeout"]),
+            _seconds(row.total),
+            _seconds(row.median),
+        ]
+        if summary.reference:
+            cells.append(_ratio(row.median_ratio))
+        table.append(cells)
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     lines = [head, ""]
     for line in table:
