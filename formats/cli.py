@@ -129,11 +129,11 @@ def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]
         raise exception
 
     try:
-        if signal.getsignal(number) == signal.SIG_IGN:
-            yield False
-            return
-        previous = signal.signal(number, handler)
+        ignored = signal.getsignal(number) == signal.SIG_IGN
+        previous = None if ignored else signal.signal(number, handler)
     except ValueError:  # not the main thread
+        ignored = True
+    if ignored:  # (outside the try: an error of the block must pass through, not land here)
         yield False
         return
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -193,6 +194,23 @@ def test_a_warning_that_cannot_be_written_does_not_cost_the_answer(tmp_path) -> 
                                   stderr=full, text=True, cwd=ROOT, check=False)  # fmt: skip
         assert done.returncode == code and shown in done.stdout, args
     assert dp_out.read_bytes().startswith(b"1 T\n")
+
+
+def test_bad_input_under_nohup_is_one_error_line(tmp_path) -> None:
+    # with SIGHUP (or SIGTERM) ignored at start, every bad input became a double traceback
+    # ("generator didn't stop after throw()"; review 17b #1)
+    import signal
+
+    def ignore() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+    for args in (["solve", "missing.cnf"], ["stats", "missing.cnf"], ["maze", "solve", "m.txt"]):
+        done = subprocess.run([sys.executable, "-m", "satkit", *args], capture_output=True,
+                              text=True, cwd=tmp_path, preexec_fn=ignore, check=False,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+        assert done.returncode == 1 and done.stderr.startswith("error: "), (args, done.stderr)
+        assert done.stderr.count("\n") == 1, done.stderr
 
 
 def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path) -> None:
