@@ -175,13 +175,14 @@ def _answer_text(handle: BinaryIO) -> str:
         if start in (b"c ", b"c\n", b"c\r") or (start[:1] in (b" ", b"\t") and comment(raw)):
             # one line end off (LF or CRLF): any other CR counts as a line end for the reader
             body = raw[:-2] if raw.endswith(b"\r\n") else raw.rstrip(b"\n")
-            if body.isascii() and b"UNKNOWN" not in body:  # (beyond ASCII, U+0085, U+2028
-                for splitter in _SPLITTERS:  # and U+2029 end lines too; an UNKNOWN is kept)
+            if body.isascii():  # (beyond ASCII, U+0085, U+2028 and U+2029 end lines too)
+                for splitter in _SPLITTERS:
                     if splitter in body:
                         break
-                else:
-                    blanks += 1
-                    continue
+                else:  # kept: a `c UNKNOWN` as the reader splits it (str.split's blanks)
+                    if b"UNKNOWN" not in body or body.decode().split() != ["c", "UNKNOWN"]:
+                        blanks += 1
+                        continue
         if blanks:
             kept.append(b"\n" * blanks)
             blanks = 0

@@ -202,9 +202,9 @@ def run_pool(
         try:
             process.start()
         except BaseException as exc:  # no file descriptors left, say: no folder may stay
-            shutil.rmtree(folder, ignore_errors=True)
-            mine.close()
+            mine.close()  # (first: removing the folder needs a descriptor)
             theirs.close()
+            shutil.rmtree(folder, ignore_errors=True)
             if isinstance(exc, OSError):
                 raise machine_failure(exc, "start a worker process") from None
             raise

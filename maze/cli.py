@@ -38,6 +38,7 @@ from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.results import parse_result, screen_output_error
 from formats.streams import (
+    COMPRESSED_SUFFIXES,
     atomic_output,
     bad_byte,
     check_output,
@@ -190,7 +191,8 @@ def encode_command(
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
-    free = _free_disk(output)
+    # (a compressed output's size is not known before it is written: not checked)
+    free = None if output.endswith(COMPRESSED_SUFFIXES) else _free_disk(output)
     if free is not None:
         _too_big(maze_file, steps is not None, cnf.clause_count, cnf.least_bytes(), free,
                  "disk", encoding)  # fmt: skip

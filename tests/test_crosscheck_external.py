@@ -429,3 +429,19 @@ def test_a_crash_s_reason_survives_a_long_error_output(tmp_path, cnf):
     assert answer.status == "crash"
     assert crash_kind(answer.error) == "exit 10, unreadable output: value lines do not end with N"
     assert answer.error.endswith("c statistics line")  # the tail is still shown
+
+
+def test_comments_naming_unknown_are_not_held_either(tmp_path, cnf):
+    # keeping every comment that held the word UNKNOWN undid the memory fix for a solver
+    # repeating it in its progress lines (review 17b #3); `c UNKNOWN` itself is kept
+    import tracemalloc
+
+    chatty = fake(tmp_path, "chatty", 'yes "c progress: UNKNOWN so far" | head -n 200000\n'
+                  'echo "s SATISFIABLE"\necho "v 1 -2 3 0"\nexit 10')  # fmt: skip
+    tracemalloc.start()
+    try:
+        answer = run_program(chatty, cnf, 60)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer.status == "SAT" and peak < 5_000_000

@@ -212,3 +212,22 @@ def test_a_failure_of_the_machine_stops_the_pool():
     results = run_pool(3, work, _lost, jobs=1)
     with pytest.raises(EnvironmentFailure, match="Too many open files"):
         dict(results)
+
+
+def test_a_worker_that_cannot_start_leaves_no_folder(tmp_path, monkeypatch):
+    # the folder was removed before the pipe's descriptors were freed, which removing it
+    # needs when none are left (review 17b #2)
+    import errno
+    import multiprocessing.process
+    import tempfile
+
+    from formats.errors import EnvironmentFailure
+
+    def no_descriptors(self):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", no_descriptors)
+    with pytest.raises(EnvironmentFailure, match="cannot start a worker process"):
+        list(run_pool(2, lambda i: i, _lost, jobs=2))
+    assert list(tmp_path.iterdir()) == []

@@ -1107,3 +1107,15 @@ def test_an_input_click_thinks_unreadable_is_left_to_the_command(tmp_path, monke
                  ["maze", "encode", str(maze)], ["puzzle", "solve", str(maze)]):  # fmt: skip
         result = CliRunner().invoke(main, args)
         assert result.exit_code != 2 and "Usage:" not in result.output, args
+
+
+def test_a_compressed_encode_is_not_refused_for_its_plain_size(tmp_path, monkeypatch):
+    # the disk bound is the plain text's: a .gz output was refused with a false "need at
+    # least 114 GB" (review 17b #4)
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "_free_disk", lambda output: 1000)
+    plain = run("encode", EXAMPLE, "-o", tmp_path / "out.txt")
+    assert plain.exit_code == 1 and "of disk" in plain.stderr
+    packed = run("encode", EXAMPLE, "-o", tmp_path / "out.txt.gz")
+    assert packed.exit_code == 0 and (tmp_path / "out.txt.gz").exists()
