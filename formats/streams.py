@@ -29,15 +29,69 @@ _BZ2_END = b"\x17\x72\x45\x38\x50\x90"
 _XZ_MAGIC = b"\xfd7zXZ\x00"
 _LONG_LINE = 1 << 20
 _BINARY = "binary data (NUL byte), not text"
-
-
-def _binary_start(data: bytes) -> bool:
-    """Whether ``data``, the start of an input with no line end in it so far, is long
-    and holds a NUL byte: binary, not text, and refused as it is read rather than read
-    to its end (``/dev/zero`` has none). A shorter start is left to the format's reader,
-    which names its own format."""
-    return len(data) >= _LONG_LINE and b"\0" in data
 _COMPRESSED_PIECE = 1 << 16  # bytes asked of a decompressor per read (see iter_byte_blocks)
+
+
+def _binary_line(line: bytes) -> bool:
+    """Whether ``line`` (a whole line, or the start of one) is binary data as it is read:
+    a megabyte or more holding a NUL byte, and no comment (a long comment may hold
+    anything, as in minisat and cadical). A shorter line is left to the format's reader,
+    which names its own format; this one is refused before the rest is read
+    (``/dev/zero`` never ends)."""
+    return len(line) >= _LONG_LINE and b"\0" in line and line.lstrip(b" \t")[:1] != b"c"
+
+
+class _LineWatch:
+    """Binary data refused as it is read in pieces (a stream that never ends, a compressed
+    bomb): a NUL byte in a line that is not a comment (every reader refuses that, and a
+    comment is the DIMACS reader's to judge), and more than the memory available, instead
+    of ending in the kernel's out-of-memory killer."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines = 0  # line ends seen
+        self.length = 0  # of the line being read
+        self.nul = False  # in the line being read
+        self.first = b""  # its first non-blank byte, once known
+        self.size = 0
+        from formats.cli import available_memory  # (lazily: formats.cli imports this module)
+
+        self.limit = available_memory()
+
+    def feed(self, piece: bytes) -> None:
+        """Take the next piece; raise FormatError for binary data or too much of it."""
+        self.size += len(piece)
+        if self.limit is not None and self.size > self.limit:
+            raise FormatError(
+                self.name, None, f"larger than the {self.limit:,} bytes of memory available"
+            )
+        if b"\0" in piece:
+            self._check_nul_lines(piece)
+        last = piece.rfind(b"\n")
+        if last >= 0:
+            self.lines += piece.count(b"\n")
+            piece = piece[last + 1 :]
+            self.length, self.nul, self.first = 0, False, b""
+        self.length += len(piece)
+        self.nul = self.nul or b"\0" in piece
+        if not self.first:
+            self.first = piece.lstrip(b" \t")[:1]
+        if self.length >= _LONG_LINE and self.nul and self.first != b"c":
+            raise FormatError(self.name, self.lines + 1, _BINARY)
+
+    def _check_nul_lines(self, piece: bytes) -> None:
+        """Raise for the first line of ``piece`` holding a NUL byte that is no comment."""
+        at = piece.find(b"\0")
+        while at >= 0:
+            start = piece.rfind(b"\n", 0, at) + 1
+            before = piece[start:at].lstrip(b" \t")[:1]
+            first = (self.first or before) if start == 0 else before  # (a line begun earlier)
+            if first != b"c":
+                raise FormatError(self.name, self.lines + piece.count(b"\n", 0, at) + 1, _BINARY)
+            end = piece.find(b"\n", at)
+            if end < 0:
+                return
+            at = piece.find(b"\0", end)
 
 
 def display_name(path: str | os.PathLike[str]) -> str:
@@ -147,6 +201,7 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
     learns how far the data goes before it breaks.
     """
     chunks: list[bytes] = []
+    watch = _LineWatch(name)
     try:
         with _open_compressed(kind, io.BytesIO(raw)) as stream:
             while True:
@@ -154,6 +209,9 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
                 if not chunk:
                     break
                 chunks.append(chunk)
+                watch.feed(chunk)
+    except FormatError:  # (the watch's: binary or too big; a ValueError, not a broken stream)
+        raise
     except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
         line = _readable_prefix(raw, kind).count(b"\n") + 1
         raise FormatError(name, line, _broken_stream(kind, exc)) from None
@@ -212,8 +270,7 @@ def _readable_prefix(raw: bytes, kind: str) -> bytes:
 
 def _read_all(handle: IO[bytes], name: str) -> bytes:
     """Everything ``handle`` holds. A regular file is read in one go (it ends); anything
-    else a megabyte at a time, and an uncompressed start that is binary
-    (`_binary_start`) is a FormatError at once (``/dev/zero`` never ends)."""
+    else a megabyte at a time, watched (`_LineWatch`) until it is known to be compressed."""
     try:
         regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
@@ -221,24 +278,17 @@ def _read_all(handle: IO[bytes], name: str) -> bytes:
     if regular:
         return handle.read()
     pieces: list[bytes] = []
-    size = 0
-    watching: bool | None = None  # the start is uncompressed text with no line end yet
-    nul = False
+    watch: _LineWatch | None = _LineWatch(name)
     while True:
         piece = handle.read(_LONG_LINE)
         if not piece:
             return b"".join(pieces)
         pieces.append(piece)
-        size += len(piece)
-        if watching is None and size >= 10:
-            watching = compression_of(b"".join(pieces)[:10]) is None
-        if watching:
-            if b"\n" in piece:
-                watching = False
+        if watch is not None:
+            if len(pieces) == 1 and compression_of(piece[:10]) is not None:
+                watch = None  # (the decompressed text is watched instead)
             else:
-                nul = nul or b"\0" in piece
-                if nul and size >= _LONG_LINE:
-                    raise FormatError(name, 1, _BINARY)
+                watch.feed(piece)
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -364,7 +414,7 @@ def iter_byte_blocks(
                     yield data[cut:], line
                 return
             if cut == 0:  # no line end yet
-                if line == 1 and _binary_start(data):  # (no line end in the input yet)
+                if _binary_line(data):  # (data is the start of one line)
                     raise FormatError(name, line, _BINARY)
                 # wait for as much again: a line of n bytes costs O(n) joins and scans
                 pieces = [data]

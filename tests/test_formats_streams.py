@@ -216,12 +216,29 @@ def test_a_long_line_of_binary_data_is_refused_as_it_is_read(tmp_path, monkeypat
         for read in (lambda path: next(iter_byte_blocks(path)), read_bytes):
             with pytest.raises(FormatError):
                 read("/dev/zero")
-    # only the start of an input is judged so: a long comment further on is the
-    # reader's business, as in minisat and cadical (review 17 #4)
-    later = b"p cnf 2 1\n1 2 0\nc \0" + b"x" * (3 << 20) + b"\n"
-    (tmp_path / "later").write_bytes(later)
-    assert b"".join(b for b, _ in iter_byte_blocks(tmp_path / "later")) == later
-    assert read_bytes(tmp_path / "later") == later
+    # a long comment holding a NUL is the reader's business, as in minisat and cadical,
+    # on any line (review 17 #4, review 17b #6); a long line of NULs after a header is not
+    # (it was read for ever: review 17b #5)
+    for comment in (b"p cnf 2 1\n1 2 0\nc \0" + b"x" * (3 << 20) + b"\n",
+                    b"c \0" + b"x" * (3 << 20) + b"\np cnf 2 1\n1 2 0\n"):  # fmt: skip
+        (tmp_path / "comment").write_bytes(comment)
+        assert b"".join(b for b, _ in iter_byte_blocks(tmp_path / "comment")) == comment
+        assert read_bytes(tmp_path / "comment") == comment
+        monkeypatch.setattr(sys, "stdin", FakeStdin(comment))
+        assert read_bytes("-") == comment
+    header_then_zeros = b"p cnf 1 1\n" + bytes(3 << 20)
+    (tmp_path / "zeros2").write_bytes(header_then_zeros)
+    with pytest.raises(FormatError, match=":2: binary data"):
+        list(iter_byte_blocks(tmp_path / "zeros2"))
+    for packed in (gzip.compress(bytes(5 << 20)), gzip.compress(header_then_zeros)):
+        (tmp_path / "zeros.gz").write_bytes(packed)
+        with pytest.raises(FormatError, match="binary data"):
+            read_bytes(tmp_path / "zeros.gz")  # (decompressed: a bomb must not fill memory)
+    # from a pipe, a NUL in a line that is no comment is binary at once, whatever its length
+    # (/dev/urandom has line ends): every reader refuses that line anyway
+    monkeypatch.setattr(sys, "stdin", FakeStdin(b"p cnf 1 1\n1 \0 0\n"))
+    with pytest.raises(FormatError, match="<stdin>:2: binary data"):
+        read_bytes("-")
     long_line = b"1 " * (3 << 20) + b"0\n2 0"  # a long text line still comes whole
     (tmp_path / "long").write_bytes(long_line)
     blocks = list(iter_byte_blocks(tmp_path / "long", 1 << 16))
