@@ -17,7 +17,8 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
 The truth an answer is judged against: SAT when some model passes the
 independent check (or the maze search finds a valid walk); otherwise UNSAT
 when some solver says so and no SAT claim (each failed its check) contests
-it, or when one of our UNSAT proofs verifies or the maze search finds no walk;
+it, or when one of our UNSAT proofs verifies or the maze search finds no walk
+(for a maze file, whose CNF is encoded here);
 otherwise unknown (a contested UNSAT run keeps ``agree``, its detail says
 ``unconfirmed``). The instance's verdict is its
 worst run outcome. How solvers run: ours in this process with its time
@@ -269,9 +270,12 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                 _check_proof(instance, run, options.timeout)
         # SAT claims left here all failed their check; one still contests an unchecked UNSAT
         claims = [run.solver for run in runs if run.status == "SAT"]
+        # the layered search shares nothing with SAT: its "no walk" is a reference answer,
+        # for a CNF encoded here from the maze (a given maze CNF may encode something else)
+        by_search = instance.kind == "maze"
         settled = any(
-            run.proof_check == "verified" or run.solver == SEARCH  # (the layered search
-            for run in unsat  # shares nothing with SAT: its "no walk" is a reference answer)
+            run.proof_check == "verified" or (by_search and run.solver == SEARCH)
+            for run in unsat
         )
         if not claims or settled:
             truth = "UNSAT"
