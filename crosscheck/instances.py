@@ -100,11 +100,23 @@ def discover(paths: Iterable[str]) -> list[str]:
         if os.path.isdir(path):
             for file in sorted(_walk(path), key=natural_key):
                 add(file)
-        elif os.path.exists(path) or path == "-":
+        elif path == "-" or _exists(path):
             add(path)
         else:
             raise FormatError(path, None, "No such file or directory")
     return found
+
+
+def _exists(path: str) -> bool:
+    """False only for a path that surely does not exist: one that cannot be looked at (a
+    folder on its way denies it) is listed, and its record says why."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError):
+        return True
+    return True
 
 
 def _walk(top: str) -> list[str]:

@@ -102,6 +102,21 @@ def test_discover_lists_a_folder_it_cannot_read_as_bad_input(tmp_path, monkeypat
     assert str(caught.value) == f"{locked}: cannot read the folder: Permission denied"
 
 
+def test_discover_lists_a_file_it_cannot_look_at(tmp_path, monkeypatch):
+    # a file in a folder that denies access was "No such file or directory", and the batch
+    # stopped (review 17b #7): it is listed, and reading it says why
+    target = str(tmp_path / "locked" / "b.cnf")
+    real_stat = os.stat
+
+    def stat(path, *args, **kwargs):
+        if os.fspath(path) == target:
+            raise PermissionError(13, "Permission denied", target)
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    assert discover([target]) == [target]
+
+
 def test_discover_reports_a_missing_path(tmp_path):
     with pytest.raises(FormatError) as caught:
         discover([str(tmp_path / "nope")])
