@@ -293,6 +293,17 @@ def run_program(
             answer_text = _answer_text(out_file)
             out_tail = _read_tail(out_file)
             errors = _read_tail(err_file)
+        full = _no_space_left(folder)
+
+        def crash(*args: Any, **kwargs: Any) -> ExternalAnswer:
+            if full:  # its output may have been cut by a full TMPDIR: not the program's fault
+                where = USER_TEMP or tempfile.gettempdir()
+                raise EnvironmentFailure(
+                    f"cannot keep the output of {program} in {where} (TMPDIR): "
+                    "No space left on device"
+                )
+            return _crash(program, *args, **kwargs)
+
         seconds = ended - started
         if killer is not None and killer.interrupted:
             return ExternalAnswer("timeout", seconds=seconds, error="interrupted")
@@ -304,7 +315,7 @@ def run_program(
             except OSError:
                 text = None
             if text is None or not text.strip():
-                return _crash(program, code, seconds, output=errors)
+                return crash(code, seconds, output=errors)
             reader = parse_minisat_result
         else:
             text = answer_text
@@ -316,21 +327,21 @@ def run_program(
             what = "its result file" if style == "result-file" else "its output"
             where = what if exc.line is None else f"line {exc.line} of {what}"
             reason = f"unreadable output ({where}: {exc.message})"
-            return _crash(program, code, seconds, reason, errors)
+            return crash(code, seconds, reason, errors)
         said_unknown = _says_unknown(text)
         competition = style == "competition"
         if competition and code < 0:
-            return _crash(program, code, seconds, output=out_tail + errors)
+            return crash(code, seconds, output=out_tail + errors)
         allowed = (_COMPETITION_EXIT_CODES if competition else _EXIT_CODES).get(result.status)
         if allowed is not None and code not in allowed:
-            return _crash(program, code, seconds, f"answered {result.status}", errors)
+            return crash(code, seconds, f"answered {result.status}", errors)
         if allowed is None and (code != 0 or not said_unknown):
             if competition:
                 printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
-                return _crash(program, code, seconds, what, f"{out_tail} {errors}", ": ")
+                return crash(code, seconds, what, f"{out_tail} {errors}", ": ")
             shown = (out_tail if style == "stdout" else "") + errors
-            return _crash(program, code, seconds, output=shown)
+            return crash(code, seconds, output=shown)
         return ExternalAnswer(result.status, result.model, seconds, None, code)
 
 
@@ -419,6 +430,14 @@ def kill_descendants(pid: int) -> None:
             except psutil.Error:
                 break
             time.sleep(0.001)
+
+
+def _no_space_left(folder: str) -> bool:
+    """Whether the file system holding ``folder`` has no space left for us."""
+    try:
+        return os.statvfs(folder).f_bavail == 0
+    except (AttributeError, OSError):
+        return False
 
 
 def _crash(

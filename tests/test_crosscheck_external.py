@@ -430,3 +430,17 @@ def test_a_program_s_comments_are_not_held_in_memory(tmp_path, cnf, line):
     finally:
         tracemalloc.stop()
     assert answer.status == "SAT" and peak < 5_000_000
+
+
+def test_a_broken_answer_on_a_full_tmpdir_is_the_machine_s_failure(tmp_path, cnf, monkeypatch):
+    # the program's captured output may have been cut by the full disk: it was reported as
+    # the program's crash (review 17b #8)
+    import crosscheck.external as external
+    from formats.errors import EnvironmentFailure
+
+    monkeypatch.setattr(external, "_no_space_left", lambda folder: True)
+    broken = fake(tmp_path, "broken", 'echo "c the s line was lost"\nexit 10')
+    with pytest.raises(EnvironmentFailure, match=r"cannot keep the output of .*broken"):
+        run_program(broken, cnf, 30)
+    fine = fake(tmp_path, "fine", 'printf "s SATISFIABLE\\nv 1 -2 3 0\\n"\nexit 10')
+    assert run_program(fine, cnf, 30).status == "SAT"  # a whole answer stands
