@@ -464,13 +464,10 @@ def write_clauses(path: str, nvars: int, clauses: Iterable[Sequence[int]]) -> No
     top = max([nvars, *(abs(lit) for clause in clauses for lit in clause)], default=0)
     try:
         _write_clauses(path, top, clauses)
-    except OSError as exc:
-        if exc.errno in MACHINE_ERRNOS:  # the machine's fault, not the caller's file's
-            raise EnvironmentFailure(
-                f"cannot write the DIMACS export for the solver programs in "
-                f"{USER_TEMP or tempfile.gettempdir()} (TMPDIR): {exc.strerror or exc}"
-            ) from None
-        raise
+    except OSError as exc:  # a full disk is the machine's fault, not the caller's file's
+        where = USER_TEMP or tempfile.gettempdir()
+        doing = f"write the DIMACS export for the solver programs in {where} (TMPDIR)"
+        raise machine_failure(exc, doing) from None
 
 
 def _write_clauses(path: str, top: int, clauses: list[Sequence[int]]) -> None:

@@ -21,7 +21,6 @@ from formats.cli import (
     Seconds,
     StatusLine,
     answered,
-    available_memory,
     fail_if_short,
     print_warnings,
     report_errors,
@@ -29,6 +28,7 @@ from formats.cli import (
 )
 from formats.detect import read_dimacs_or_dp
 from formats.formula import Formula
+from formats.memory import available_memory
 from formats.results import SolverResult, competition_text
 from formats.streams import (
     atomic_output,

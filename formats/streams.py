@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from formats.errors import FormatError
+from formats.memory import available_memory
 
 STDIO = "-"
 
@@ -50,12 +51,8 @@ class _LineWatch:
     def __init__(self, name: str) -> None:
         self.name = name
         self.lines = 0  # line ends seen
-        self.length = 0  # of the line being read
-        self.nul = False  # in the line being read
-        self.first = b""  # its first non-blank byte, once known
+        self.first = b""  # the first non-blank byte of the line being read, once known
         self.size = 0
-        from formats.cli import available_memory  # (lazily: formats.cli imports this module)
-
         self.limit = available_memory()
 
     def feed(self, piece: bytes) -> None:
@@ -71,13 +68,9 @@ class _LineWatch:
         if last >= 0:
             self.lines += piece.count(b"\n")
             piece = piece[last + 1 :]
-            self.length, self.nul, self.first = 0, False, b""
-        self.length += len(piece)
-        self.nul = self.nul or b"\0" in piece
+            self.first = b""
         if not self.first:
             self.first = piece.lstrip(b" \t")[:1]
-        if self.length >= _LONG_LINE and self.nul and self.first != b"c":
-            raise FormatError(self.name, self.lines + 1, _BINARY)
 
     def _check_nul_lines(self, piece: bytes) -> None:
         """Raise for the first line of ``piece`` holding a NUL byte that is no comment."""

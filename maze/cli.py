@@ -25,7 +25,6 @@ from formats.assignment import parse_dp_output
 from formats.cli import (
     PATH,
     PATH_OR_DASH,
-    available_memory,
     fail,
     fail_if_short,
     leave,
@@ -36,6 +35,7 @@ from formats.cli import (
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
+from formats.memory import available_memory
 from formats.results import parse_result, screen_output_error
 from formats.streams import (
     COMPRESSED_SUFFIXES,

@@ -627,7 +627,7 @@ def test_a_back_matter_that_is_not_utf8_is_copied_byte_for_byte(tmp_path):
 
 
 def test_the_memory_a_nested_cgroup_leaves(tmp_path):
-    from formats.cli import _cgroup_left
+    from formats.memory import _cgroup_left
 
     groups = tmp_path / "cgroup"
     groups.write_text("0::/user.slice/job\n")
