@@ -60,6 +60,7 @@ class _Reader:
     def declared(self, tokens: list[str], line: int, what: str, limit: int) -> list[str]:
         """Check one declaration line (nodes or treasures): no duplicates, no keywords."""
         seen: set[str] = set()
+        long_names: list[str] = []
         for token in tokens:
             if token in KEYWORDS:
                 raise self.error(line, f"a {what} cannot be called {token} (a node-line keyword)")
@@ -67,10 +68,15 @@ class _Reader:
                 raise self.error(line, f"{what} {token} is declared twice")
             seen.add(token)
             if len(token) > limit:
-                self.warn(
-                    line,
-                    f"{what} name {token!r} is longer than the course limit ({limit} characters)",
-                )
+                long_names.append(token)
+        if long_names:  # one warning for the line: a generated maze may have thousands
+            more = len(long_names) - 1
+            also = f", and so are {more:,} more" if more else ""
+            self.warn(
+                line,
+                f"{what} name {long_names[0]!r} is longer than the course limit "
+                f"({limit} characters){also}",
+            )
         return tokens
 
 

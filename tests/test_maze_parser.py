@@ -233,3 +233,16 @@ def test_missing_file_is_a_format_error(tmp_path):
     with pytest.raises(FormatError) as caught:
         read_maze(tmp_path / "nope.txt")
     assert "no such file" in caught.value.message
+
+
+def test_many_long_names_give_one_warning_per_line():
+    # a generated maze of 10,000+ nodes names them N10000, …: one line, not one per node
+    nodes = ["START", *(f"N{i}" for i in range(9998, 10003))]
+    lines = [" ".join(nodes), "", "1"]
+    lines += [f"{node} TREASURES NEXT START" for node in nodes]
+    maze = parse_maze("\n".join(lines) + "\n", "gen.txt")
+    long = [str(w) for w in maze.warnings if "longer than the course limit" in str(w)]
+    assert long == [
+        "gen.txt:1: node name 'N10000' is longer than the course limit (5 characters), "
+        "and so are 2 more"
+    ]
