@@ -310,10 +310,16 @@ def load_instance(
     else:
         formula = parse_dp_input(read_dp_text(data, name), name)
         key = None
-    if key is None and formula.back_matter:
-        parsed = parse_key(formula.back_matter, name)
-        key = parsed if parsed.at else None
     notes = [str(warning) for warning in formula.warnings]
+    if key is None and formula.back_matter:
+        try:
+            parsed = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
+        except FormatError as exc:  # the clauses are still a CNF to check (seed 001: the
+            # back matter "is ignored in the execution of the procedure")
+            where = f"line {exc.line}: " if exc.line else ""
+            notes.append(f"{where}the key is not used ({exc.message}): checked as a plain CNF")
+            parsed = None
+        key = parsed if parsed is not None and parsed.at else None
     instance = Instance(name, formula.clauses, formula.nvars, "cnf", family, absolute, notes=notes)
     if key is not None:
         instance.kind = "maze-cnf"

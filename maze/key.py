@@ -15,7 +15,8 @@ What it reads, because real front ends write it (see ../shared/compat):
   the empty node name a ``split(" ")`` bug produces (``49  0``);
 - name first, number last (``At(A,1) 5``), the order some DP back matter uses;
 - any other line (free text, blank lines, DP-only keys such as ``1 P``) is not
-  an At/Has line and is skipped.
+  an At/Has line and is skipped; but an ``Available(T,I)`` atom is the toll
+  variant's (2014/2017), which satkit does not read, and is an error.
 
 Names split at the *last* comma, so a node called ``A,B`` still reads back.
 """
@@ -132,10 +133,22 @@ def _is_atom_name(text: str) -> bool:
     return bool(_AT.fullmatch(text) or _HAS.fullmatch(text)) or text.startswith(AUX_PREFIX)
 
 
+TOLL_ATOM = "Available("
+"""The toll variant's atoms (2014/2017: treasures pay tolls) start with this."""
+
+
 def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None, file: str) -> None:
-    """Record one named atom; a number or an At/Has name used twice is an error."""
+    """Record one named atom; a number or an At/Has name used twice is an error, and so is
+    an atom of the toll variant, whose walks the At/Has atoms alone do not describe."""
     what = meaning(name)
     if what is None:
+        if name.strip().startswith(TOLL_ATOM):
+            raise FormatError(
+                file,
+                line,
+                f"{name.strip()}: this key is of the toll variant of the maze (2014/2017), "
+                "which satkit does not read",
+            )
         return
     kind, label, time = what
     if atom in key.line_of:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -160,8 +161,8 @@ def test_our_back_end_decodes_their_dp_outputs(compat, dp_out, maze, committed):
         ("Junxiao-Zhao__Davis-Putnam/@5175ecb/dp_output.txt", "must be T or F"),  # `6 N`
         (
             "jbour20__davisputnam/outputs/davis_putnam_output.txt",
-            "does not hold GOLD",
-        ),  # toll variant
+            ":170: Available(GOLD,0): this key is of the toll variant",
+        ),  # toll variant: named as such, not blamed on the valuation
     ],
 )
 def test_their_invalid_dp_outputs_are_errors(compat, dp_out, fragment):
@@ -248,3 +249,31 @@ def test_we_write_the_path_line_they_write(compat):
     )
     committed = _text(compat / "Junxiao-Zhao__Davis-Putnam/BackEndOutput.txt").lstrip("\ufeff")
     assert result.stdout == committed + "\n"
+
+
+@pytest.mark.parametrize(
+    ("clause_file", "answer", "note"),
+    [
+        (  # a buggy key over good clauses (seed 001: the back matter is ignored)
+            "S2ang__SAT-solver/FrontEndOutput.txt",
+            "UNSAT",
+            "line 411: the key is not used (Has(GOLD,0) is named twice in the key",
+        ),
+        (  # the toll variant's key: its walks are not ours to validate
+            "jbour20__davisputnam/outputs/davis_putnam_input.txt",
+            "SAT",
+            "line 785: the key is not used (Available(GOLD,0): this key is of the toll variant",
+        ),
+    ],
+)
+def test_crosscheck_checks_clauses_whose_key_it_cannot_use_as_a_plain_cnf(
+    compat, clause_file, answer, note
+):
+    result = CliRunner().invoke(
+        main, ["crosscheck", str(compat / clause_file), "--solvers", "dpll,minisat22", "--json", "-"]
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.splitlines()[0])
+    assert (record["kind"], record["verdict"], record["answer"]) == ("cnf", "agree", answer)
+    assert any(note in text for text in record["notes"])
+    assert note in result.stderr

@@ -103,9 +103,13 @@ def test_keys_of_real_files(relative, at_atoms, has_atoms):
     text = (COMPAT / relative).read_text(encoding="utf-8-sig")
     lines = text.replace("\r\n", "\n").split("\n")
     zero = next(i for i, line in enumerate(lines) if line.strip() == "0")
-    key = parse_key("\n".join(lines[zero + 1 :]), relative, zero + 2)
-    if at_atoms is None:  # the toll variant: right-aligned At lines; some number must come out
-        assert key.at and all(line is not None for line in key.line_of.values())
+    if at_atoms is None:  # the toll variant: named as such, at its first Available line
+        with pytest.raises(FormatError) as caught:
+            parse_key("\n".join(lines[zero + 1 :]), relative, zero + 2)
+        first = next(i for i, line in enumerate(lines) if "Available(" in line) + 1
+        assert caught.value.line == first
+        assert "toll variant" in caught.value.message
         return
+    key = parse_key("\n".join(lines[zero + 1 :]), relative, zero + 2)
     assert (len(key.at), len(key.has)) == (at_atoms, has_atoms)
     assert key.steps in (3, 5)
