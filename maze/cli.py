@@ -49,7 +49,7 @@ from formats.streams import (
     text_lines,
     written_in_place,
 )
-from maze.cnf import ENCODINGS, encode
+from maze.cnf import ENCODINGS, KEY_FORMS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
 from maze.key import Key, at_name, has_name, key_from_names, parse_key
@@ -170,6 +170,15 @@ def maze_group() -> None:
     "-o named .cnf or .dimacs): p cnf + 'c var N NAME' comments.",
 )
 @encoding_option("assignment: exactly the 8 categories. compact: far fewer clauses, same answers.")
+@click.option(
+    "--key",
+    "key_form",
+    type=click.Choice(KEY_FORMS),
+    default="names",
+    show_default=True,
+    help="The DP input's key: 'n At(N,I)' and 'n Has(T,I)' lines, or node-time: 'n N I' for "
+    "the At atoms only (the form the assignment suggests, which some back ends need).",
+)
 @click.option("--steps", "-k", type=STEPS, default=None, help="Use K instead.")
 @click.option("--strict", is_flag=True, help="Treat warnings (name lengths, …) as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings or notes on stderr.")
@@ -179,6 +188,7 @@ def encode_command(
     output: str,
     to: str | None,
     encoding: str,
+    key_form: str,
     steps: int | None,
     strict: bool,
     quiet: bool,
@@ -188,16 +198,21 @@ def encode_command(
     check_output(output, inputs=(maze_file,))
     if to is None:  # a .cnf is DIMACS to every reader (formats.detect): write what it says
         to = "dimacs" if named_dimacs(output) else "assignment"
+    if to == "dimacs" and key_form != "names":
+        raise click.UsageError(
+            "--key node-time is for the DP input (--to assignment); a DIMACS export names "
+            "every variable in `c var N NAME` comments"
+        )
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()
     cnf = encode(maze, encoding)
     # (a compressed output's size is not known before it is written: not checked)
     free = None if output.endswith(COMPRESSED_SUFFIXES) else _free_disk(output)
     if free is not None:
-        _too_big(maze_file, steps is not None, cnf.clause_count, cnf.least_bytes(), free,
+        _too_big(maze_file, steps is not None, cnf.clause_count, cnf.least_bytes(key_form), free,
                  "disk", encoding)  # fmt: skip
     try:
-        cnf.write(output, to, inputs=(maze_file,))
+        cnf.write(output, to, inputs=(maze_file,), key_form=key_form)
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...
         if output == "-" or written_in_place(output):  # ... but a stream keeps what it got
             where = "the output on stdout" if output == "-" else output

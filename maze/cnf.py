@@ -26,6 +26,11 @@ from maze.model import Maze
 ENCODINGS = ("assignment", "compact")
 """The encodings :func:`encode` knows."""
 
+KEY_FORMS = ("names", "node-time")
+"""How the DP input's key names atoms: ``names`` (``5 At(B,0)``, ``55 Has(GOLD,0)``,
+``73 Aux(amo,0,1)``: every variable) or ``node-time`` (``5 B 0``: the At atoms only, the form
+seed 001 suggests, which some back ends read and no other)."""
+
 _CHUNK = 1 << 16  # clause lines per write when formatting generically
 
 
@@ -74,24 +79,37 @@ class MazeCNF:
         """The name of every variable: ``At(N,I)``, ``Has(T,I)``, ``Aux(amo,I,j)``."""
         return dict(enumerate(self.name_list(), start=1))
 
-    def key_text(self) -> str:
-        """The key (back matter): ``n At(N,I)`` … ``n Has(T,I)`` … (``n Aux(…)``) lines."""
+    def key_text(self, form: str = "names") -> str:
+        """The key (back matter), in one of `KEY_FORMS`: ``n At(N,I)`` … ``n Has(T,I)`` …
+        (``n Aux(…)``) lines, or ``n N I`` lines for the At atoms."""
+        if form == "node-time":
+            atoms = self.atoms
+            pairs = [(node, time) for time in range(atoms.steps + 1) for node in atoms.nodes]
+            return "".join([f"{number} {node} {time}\n" for number, (node, time) in
+                            enumerate(pairs, 1)])  # fmt: skip
+        if form != "names":
+            raise ValueError(f"unknown key form {form!r} (valid: {', '.join(KEY_FORMS)})")
         return "".join([f"{number} {name}\n" for number, name in enumerate(self.name_list(), 1)])
 
-    def least_bytes(self) -> int:
-        """A sure lower bound on the bytes `write` gives (either format): the key, whose
-        size is exact, plus for every clause its line end, and for category 1 (two
-        negative literals, ``-a -b``, of atoms numbered from step I's first) the digits
-        of both. A K whose output surely cannot fit on the disk is refused with it
-        before anything is written."""
+    def least_bytes(self, key_form: str = "names") -> int:
+        """A sure lower bound on the bytes `write` gives (either format, the DP input's key
+        in ``key_form``): the key, whose size is exact, plus for every clause its line end,
+        and for category 1 (two negative literals, ``-a -b``, of atoms numbered from step
+        I's first) the digits of both. A K whose output surely cannot fit on the disk is
+        refused with it before anything is written."""
         atoms = self.atoms
         n, t, k = atoms.n, atoms.t, atoms.steps
         steps_digits = _digit_sum(1, 0, k + 1)  # of I = 0..K in the names
-        names = (k + 1) * sum(5 + len(node) for node in atoms.nodes) + n * steps_digits
-        names += (k + 1) * sum(6 + len(treasure) for treasure in atoms.treasures)
-        names += t * steps_digits
-        numbers = _digit_sum(1, 1, atoms.count)  # of atoms 1..count
-        key = numbers + names + 2 * atoms.count  # "N NAME\n"
+        if key_form == "node-time":  # "N NODE I\n" for the At atoms
+            named = atoms.has_base
+            names = (k + 1) * sum(1 + len(node) for node in atoms.nodes) + n * steps_digits
+        else:
+            named = atoms.count
+            names = (k + 1) * sum(5 + len(node) for node in atoms.nodes) + n * steps_digits
+            names += (k + 1) * sum(6 + len(treasure) for treasure in atoms.treasures)
+            names += t * steps_digits
+        numbers = _digit_sum(1, 1, named)  # of atoms 1..named
+        key = numbers + names + 2 * named  # "N NAME\n"
         lines = 2 * self.clause_count  # a literal and a line end at least
         if self.parts and self.parts[0].name == "one_place_at_a_time":
             pairs = n * (n - 1) // 2
@@ -139,14 +157,15 @@ class MazeCNF:
             if chunk:
                 yield "\n".join(chunk)
 
-    def write_dp_input(self, handle: IO[str]) -> None:
-        """Write the assignment's DP input: clause lines, a line ``0``, then the key."""
+    def write_dp_input(self, handle: IO[str], key_form: str = "names") -> None:
+        """Write the assignment's DP input: clause lines, a line ``0``, then the key (in
+        ``key_form``, one of `KEY_FORMS`)."""
         write = handle.write
         for block in self.lines(""):
             write(block)
             write("\n")
         write("0\n")
-        write(self.key_text())
+        write(self.key_text(key_form))
 
     def write_dimacs(self, handle: IO[str], *, with_key: bool = False) -> None:
         """Write DIMACS: comments, ``c var N NAME`` lines, ``p cnf``, the clauses.
@@ -174,15 +193,19 @@ class MazeCNF:
         to: str = "assignment",
         *,
         inputs: tuple[str | os.PathLike[str], ...] = (),
+        key_form: str = "names",
     ) -> None:
-        """Write to ``path`` (``-`` = stdout) atomically; ``to``: ``assignment`` or ``dimacs``."""
+        """Write to ``path`` (``-`` = stdout) atomically; ``to``: ``assignment`` or ``dimacs``
+        (whose ``c var`` comments name every variable: ``key_form`` is for ``assignment``)."""
         if to not in ("assignment", "dimacs"):
             raise ValueError(f"unknown output format {to!r} (assignment or dimacs)")
+        if key_form not in KEY_FORMS:
+            raise ValueError(f"unknown key form {key_form!r} (valid: {', '.join(KEY_FORMS)})")
         with atomic_output(path, inputs=tuple(inputs)) as handle:
             if to == "dimacs":
                 self.write_dimacs(handle)
             else:
-                self.write_dp_input(handle)
+                self.write_dp_input(handle, key_form)
 
 
 def _digit_sum(a: int, b: int, count: int) -> int:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -269,11 +270,28 @@ def test_we_write_the_path_line_they_write(compat):
 def test_crosscheck_checks_clauses_whose_key_it_cannot_use_as_a_plain_cnf(
     compat, clause_file, answer, note
 ):
-    result = CliRunner().invoke(
-        main, ["crosscheck", str(compat / clause_file), "--solvers", "dpll,minisat22", "--json", "-"]
-    )
+    args = ["crosscheck", str(compat / clause_file), "--solvers", "dpll,minisat22", "--json", "-"]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout.splitlines()[0])
     assert (record["kind"], record["verdict"], record["answer"]) == ("cnf", "agree", answer)
     assert any(note in text for text in record["notes"])
     assert note in result.stderr
+
+
+def test_our_node_time_key_is_the_key_their_front_end_wrote(compat, tmp_path):
+    # jkolib's back end reads only `n NODE I` lines (seed 001's suggestion) and crashed on
+    # `n At(N,I)`; `--key node-time` writes the lines its own front end wrote
+    out = tmp_path / "fe_out.txt"
+    result = CliRunner().invoke(
+        main, ["maze", "encode", str(compat / M1S), "--key", "node-time", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    ours = read_dp_input(out)
+    theirs = read_dp_input(compat / "jkolib__DPLL/fe_out.txt")
+    assert len(ours.clauses) == len(theirs.clauses) == 334
+    def pairs(key: str) -> list[str]:  # (they number atoms node-major, we time-major)
+        return sorted(line.split(" ", 1)[1] for line in key.splitlines())
+
+    assert pairs(ours.back_matter) == pairs(theirs.back_matter)
+    assert all(re.fullmatch(r"[0-9]+ [A-Z]+ [0-5]", line) for line in ours.back_matter.splitlines())

@@ -241,6 +241,12 @@ def test_least_bytes_is_a_lower_bound_of_what_is_written(nodes, treasures, steps
         handle = io.StringIO()
         write(handle)
         assert cnf.least_bytes() <= len(handle.getvalue().encode())
+    handle = io.StringIO()
+    cnf.write_dp_input(handle, "node-time")  # a smaller key: its own bound
+    assert cnf.least_bytes("node-time") <= len(handle.getvalue().encode())
+    if encoding == "assignment":  # the key's size is exact (compact: Aux lines not counted)
+        key = cnf.key_text("node-time")
+        assert cnf.least_bytes("node-time") - len(key) == cnf.least_bytes() - len(cnf.key_text())
 
 
 def test_least_bytes_refuses_what_surely_cannot_fit():
