@@ -23,9 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from formats.assignment import parse_dp_input, read_dp_text
-from formats.detect import before_comment, detect_format, named_dimacs, strip_compression
-from formats.dimacs import parse_dimacs
+from formats.detect import before_comment, named_dimacs, parse_detected, strip_compression
 from formats.errors import FormatError
 from formats.streams import decode_text, display_name, read_bytes, same_file
 from maze.cnf import ENCODINGS, encode
@@ -304,12 +302,8 @@ def load_instance(
     if not named_dimacs(path) and looks_like_maze(head):
         maze = parse_maze(decode_text(data, name), name, strict=strict)
         return maze_instance(maze, name, encoding=encoding, family=family, path=absolute)
-    if detect_format(head, path) == "dimacs":
-        formula = parse_dimacs(data, name, strict=strict)
-        key = _named_key(formula.names, name)
-    else:
-        formula = parse_dp_input(read_dp_text(data, name), name)
-        key = None
+    formula, kind = parse_detected(data, name, path, strict=strict)
+    key = _named_key(formula.names, name) if kind == "dimacs" else None
     notes = [str(warning) for warning in formula.warnings]
     if key is None and formula.back_matter:
         try:

@@ -6,7 +6,7 @@ import itertools
 import os
 
 from formats.assignment import parse_dp_input, read_dp_text
-from formats.dimacs import BLOCK_SIZE, parse_dimacs, parse_dimacs_blocks
+from formats.dimacs import BLOCK_SIZE, UNTERMINATED, parse_dimacs, parse_dimacs_blocks
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import display_name, iter_byte_blocks, read_bytes
@@ -55,7 +55,8 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
         tokens = before_comment(tokens)
         if tokens == ["0"]:
             return "assignment"
-        return "dimacs" if tokens[-1] == "0" else "assignment"
+        ends_in_zero = tokens[-1].strip("0") == ""  # `0`, or `00` as the DIMACS reader takes it
+        return "dimacs" if ends_in_zero else "assignment"
     return "dimacs"
 
 
@@ -64,6 +65,32 @@ def before_comment(tokens: list[str]) -> list[str]:
     from the word starting with ``c`` to the line's end, as the DIMACS reader takes it)."""
     end = next((i for i, token in enumerate(tokens) if token[0] == "c"), len(tokens))
     return tokens[:end]
+
+
+def parse_detected(
+    data: bytes, name: str, path: str | os.PathLike[str] | None = None, *, strict: bool = False
+) -> tuple[Formula, str]:
+    """Parse ``data`` in the format `detect_format` finds; returns the formula and the
+    format it was read as.
+
+    What looks like DP input but the DP reader refuses is read as headerless DIMACS
+    when that reading ends every clause with a 0 (a first clause spanning two lines):
+    otherwise the DP reader's error stands, for a DP input that lacks its line ``0``
+    would be one long DIMACS clause.
+    """
+    kind = detect_format(data, path)
+    if kind == "dimacs":
+        return parse_dimacs(data, name, strict=strict), kind
+    try:
+        return parse_dp_input(read_dp_text(data, name), name), kind
+    except FormatError as refused:
+        try:
+            formula = parse_dimacs(data, name, strict=strict)
+        except FormatError:
+            raise refused from None
+        if any(warning.message == UNTERMINATED for warning in formula.warnings):
+            raise refused from None
+        return formula, "dimacs"
 
 
 def read_formula(
@@ -76,7 +103,9 @@ def read_formula(
     """
     data = read_bytes(path)
     name = display_name(path)
-    kind = fmt or detect_format(data, path)
+    if fmt is None:
+        return parse_detected(data, name, path, strict=strict)
+    kind = fmt
     if kind not in FORMATS:
         raise ValueError(f"unknown format {kind!r}; expected one of {FORMATS}")
     if kind == "dimacs":
@@ -91,7 +120,7 @@ def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> 
     (`detect_format`); DIMACS is streamed, DP input read whole. ``strict`` and a
     ``.cnf``/``.dimacs`` name mean DIMACS. When the DP reader refuses what looked
     like DP input (a headerless DIMACS clause spanning lines), DIMACS is read after
-    all. Input read as DP carries a warning saying so.
+    all (`parse_detected`). Input read as DP carries a warning saying so.
     """
     name = display_name(path)
     blocks = iter_byte_blocks(path, BLOCK_SIZE)
@@ -100,10 +129,9 @@ def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> 
     if strict or named_dimacs(path) or first is None or not _looks_like_dp(first[0]):
         return parse_dimacs_blocks(itertools.chain(head, blocks), name, strict=strict)
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
-    try:
-        formula = parse_dp_input(read_dp_text(data, name), name)
-    except FormatError:
-        return parse_dimacs(data, name)
+    formula, kind = parse_detected(data, name)
+    if kind == "dimacs":
+        return formula
     formula.warnings.insert(0, FormatWarning(
         name, 1,
         "no 'p cnf' header, and the lines are laid out as the assignment's DP input (one "

@@ -138,6 +138,10 @@ def _shown(token: bytes) -> str:
     return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
+UNTERMINATED = "last clause has no terminating 0"
+"""The warning for input that ends inside a clause (an error with ``strict``)."""
+
+
 class _Reader:
     """State of one parse: the clauses so far, the open clause, the header, warnings."""
 
@@ -464,7 +468,7 @@ class _Reader:
     def finish(self, last_line: int) -> Formula:
         """Close the parse: the unterminated last clause, header checks, the variable count."""
         if self.pending:
-            self.complain(self.pending_line(), "last clause has no terminating 0")
+            self.complain(self.pending_line(), UNTERMINATED)
             self.clauses.append(self.pending)
             self.pending = []
         formula = self.formula

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crosscheck.instances import load_instance
 from formats import FormatError, Formula
 from formats.assignment import dp_input_text
-from formats.detect import detect_format, named_dimacs, read_formula
+from formats.detect import detect_format, named_dimacs, read_dimacs_or_dp, read_formula
 from formats.dimacs import dimacs_text
 from formats.statistics import formula_stats
 
@@ -33,6 +34,7 @@ from formats.statistics import formula_stats
         ("0\n1 P\n", "assignment"),
         ("0 \n", "assignment"),
         ("\n\n-3\n0\n", "assignment"),
+        ("-4 -1 5 00\n4 0\n", "dimacs"),  # `00` ends a clause, as the DIMACS reader takes it
     ],
 )
 def test_detect_format(text, kind):
@@ -178,3 +180,32 @@ def test_stats_work_grows_with_the_formula_not_the_header():
     assert (stats.variables, stats.variables_used, stats.pure_literals) == (300_000_000, 1, 1)
     assert (far.variables, far.variables_used, far.pure_literals) == (300_000_000, 2, 2)
     assert peak < 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses", "kind"),
+    [
+        # headerless DIMACS whose first clause spans two lines: looks like DP input, which
+        # the DP reader refuses; `solve` read it as DIMACS, stats/convert/crosscheck refused
+        ("1 -2\n3 0\n-1 0\n", [[1, -2, 3], [-1]], "dimacs"),
+        ("1 0 2\n0\n", [[1], [2]], "dimacs"),  # `0 inside a clause line` for the DP reader
+        ("1 -2\n0\nkey\n", [[1, -2]], "assignment"),
+    ],
+)
+def test_every_reader_falls_back_to_dimacs_alike(tmp_path, text, clauses, kind):
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    formula, read_as = read_formula(path)
+    assert (formula.clauses, read_as) == (clauses, kind)
+    assert read_dimacs_or_dp(path).clauses == clauses
+    assert load_instance(str(path)).clauses == clauses
+
+
+def test_a_dp_input_missing_its_zero_line_is_not_one_long_clause(tmp_path):
+    # as DIMACS it would be the single clause 1 2 -1 (and SAT where the DP input is not)
+    path = tmp_path / "dp.txt"
+    path.write_text("1 2\n-1\n-2\n")
+    for read in (lambda: read_formula(path), lambda: read_dimacs_or_dp(path),
+                 lambda: load_instance(str(path))):  # fmt: skip
+        with pytest.raises(FormatError, match="no line '0' ending the clause list"):
+            read()
