@@ -133,6 +133,17 @@ def _json_clauses(commas: bytes) -> list[list[int]] | None:
         return None
 
 
+def _comment_may_start(line: bytes, at: int) -> bool:
+    """Whether the ``c`` at ``line[at]``, after literals, starts a comment: after a blank
+    (``1 2 0 c note``), or right after a clause's ``0`` (``1 2 0c``), which minisat, cadical,
+    kissat and picosat all take as a comment (``1 2c 0`` they refuse, but picosat)."""
+    before = line[at - 1 : at]
+    if before in (b" ", b"\t", b"\r", b"\v", b"\f"):
+        return True
+    word = line[:at].split()[-1]
+    return word.strip(b"0") == b"" and before == b"0"
+
+
 def _shown(token: bytes) -> str:
     text = token.decode("utf-8", "replace")
     return repr(text if len(text) <= 20 else text[:20] + "…")
@@ -204,10 +215,12 @@ class _Reader:
                 line += block.count(b"\n", start, begin)
             raw = block[begin:end]
             if raw[: position - begin].strip(b" \t\r\v\f"):
-                if block[position : position + 1] == b"c" and block[position - 1] in _BLANK_BYTES:
+                at = position - begin
+                if raw[at : at + 1] == b"c" and _comment_may_start(raw, at):
                     # `1 2 0 c note`: a comment from a word c to the line's end, as minisat,
                     # cadical (--strict too) and picosat read it
                     self.feed_literals(block[begin:position], line)
+                    self.inline_comment(block[position + 1 : end], line)
                 else:
                     self.find_bad_token(raw, line)  # an odd byte inside a clause line
             else:
@@ -407,6 +420,16 @@ class _Reader:
             if b"\x00" in raw:
                 raise self.error(line, "binary data, not DIMACS text")
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
+
+    def inline_comment(self, body: bytes, line: int) -> None:
+        """A comment after literals (``1 2 0 c note``): dropped, as the solvers drop it (it
+        is kept nowhere and names nothing), but held to the rule for comments: UTF-8 text."""
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            if self.strict:
+                raise self.error(line, "comment is not UTF-8 text") from None
+            self.warn(line, "comment is not UTF-8 text (a comment after literals: dropped)")
 
     def comment(self, body: str, line: int) -> None:
         text = body[1:] if body.startswith((" ", "\t")) else body
@@ -615,9 +638,10 @@ def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
                 if stripped[:1] == b"%":
                     return None
                 tokens = raw.split()
-                comment = next((i for i, token in enumerate(tokens) if token[:1] == b"c"), None)
+                comment = next((i for i, token in enumerate(tokens) if b"c" in token), None)
                 if comment is not None:  # `1 2 0 c note`: the rest of the line is a comment
-                    tokens = tokens[:comment]
+                    glued = tokens[comment].split(b"c", 1)[0]  # `1 2 0c`: the 0 ends a clause
+                    tokens = tokens[:comment] + ([glued] if glued else [])
                 ended = tokens.count(b"0")
                 if b"00" in raw:  # zeros written as 00: count them exactly
                     ended = sum(1 for token in tokens if not token.strip(b"-0"))

@@ -191,8 +191,29 @@ def test_a_comment_after_literals_runs_to_the_end_of_the_line(strict, tmp_path):
     path = tmp_path / "c.cnf"
     path.write_text(text)
     assert [clause_line(path, i) for i in (1, 2, 3)] == [2, 3, 5]
-    with pytest.raises(FormatError, match="found '0c'"):
-        parse_dimacs("p cnf 1 1\n1 0c\n", strict=strict)
+    # `0c`: minisat, cadical, kissat and picosat all end the clause and start a comment
+    glued = "p cnf 2 3\n1 0c\n-1 2 00c note\n0c\n"
+    assert parse_dimacs(glued, strict=strict).clauses == [[1], [-1, 2], []]
+    path.write_text(glued)
+    assert [clause_line(path, i) for i in (1, 2, 3)] == [2, 3, 4]
+    for bad in ("2c 0", "-0c"):  # only a clause's 0 may carry one (as all but picosat say)
+        with pytest.raises(FormatError, match=f"found '{bad.split()[0]}'"):
+            parse_dimacs(f"p cnf 2 1\n1 {bad}\n", strict=strict)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_comment_after_literals_must_be_utf8_like_any_comment(strict):
+    text = b"p cnf 2 2\n1 2 0 c caf\xe9\n-1 0\n"
+    if strict:
+        with pytest.raises(FormatError, match="comment is not UTF-8 text") as caught:
+            parse_dimacs(text, "x.cnf", strict=True)
+        assert caught.value.line == 2
+        return
+    formula = parse_dimacs(text, "x.cnf")
+    assert formula.clauses == [[1, 2], [-1]] and formula.comments == []
+    assert [str(w) for w in formula.warnings] == [
+        "x.cnf:2: comment is not UTF-8 text (a comment after literals: dropped)"
+    ]
 
 
 def test_header_with_runs_of_blanks_and_tabs():
