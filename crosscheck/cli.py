@@ -259,7 +259,9 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
 # ---------------------------------------------------------------------------- crosscheck
 
 
-@click.command("crosscheck")
+@click.command(
+    "crosscheck", short_help="Run our DPLL beside reference solvers; check every answer.",
+)
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @_common
 @click.option(
@@ -400,7 +402,7 @@ def crosscheck_command(
 # ---------------------------------------------------------------------------------- fuzz
 
 
-@click.command("fuzz")
+@click.command("fuzz", short_help="Cross-check random CNFs and mazes against reference solvers.")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Random instances to generate and check.")  # fmt: skip
 @click.option("--seed", "fuzz_seed", type=int, default=0, show_default=True,
@@ -604,7 +606,7 @@ def _default_output(path: str) -> str:
     return os.path.join(folder, stem + ".min.cnf")
 
 
-@click.command("shrink")
+@click.command("shrink", short_help="Cut a CNF down to a small one that still fails a check.")
 @click.argument("path", metavar="FILE")
 @_common
 @click.option("-o", "--output", help="Where the shrunk CNF goes (default: FILE's stem + .min.cnf).")

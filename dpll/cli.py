@@ -164,7 +164,9 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     return lines
 
 
-@click.command("solve")
+@click.command(
+    "solve", short_help="Solve a DIMACS CNF file with our DPLL (SAT-competition output).",
+)
 @click.argument("input_path", metavar="FILE")
 @click.option(
     "--mode",
@@ -393,7 +395,7 @@ def _run(
 # ---------------------------------------------------------------- satkit dp
 
 
-@click.command("dp")
+@click.command("dp", short_help="The assignment's Davis-Putnam program: DP input to DP output.")
 @click.argument("input_path", metavar="IN")
 @click.option(
     "-o",

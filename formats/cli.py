@@ -357,7 +357,7 @@ from_option = click.option(
 )
 
 
-@click.command()
+@click.command(short_help="Convert between DIMACS CNF and the assignment's DP input.")
 @click.argument("input_path", metavar="IN")
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option(
@@ -430,7 +430,7 @@ def _for_the_dp_format(formula: Formula, name: str) -> list[FormatWarning]:
     return warnings
 
 
-@click.command()
+@click.command(short_help="Describe a CNF: sizes, lengths, pure literals, duplicates.")
 @click.argument("input_path", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @from_option

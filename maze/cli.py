@@ -152,7 +152,7 @@ def _progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
-@click.group("maze")
+@click.group("maze", short_help="The maze treasure hunt: encode, solve, decode, show, generate.")
 def maze_group() -> None:
     """The treasure maze of the assignment: front end, back end, the whole pipeline,
     random mazes and pictures."""
@@ -520,8 +520,15 @@ def solve_command(
     An "unsatisfiable" is confirmed by the layered search where that takes at most
     5 seconds (a note says when it does not).
     """
-    from crosscheck.external import ProgramFailed
+    # a wrong answer caught; a solver refusing its options; an external program that
+    # crashed or broke the conventions (imported only for one: psutil costs 8 ms a run)
+    from crosscheck.registry import EXTERNAL_PREFIX
 
+    failures: tuple[type[Exception], ...] = (MazeSolveError, ValueError)
+    if solver.startswith(EXTERNAL_PREFIX):
+        from crosscheck.external import ProgramFailed
+
+        failures = (*failures, ProgramFailed)
     check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     size = encode(maze, encoding).clause_count
@@ -556,9 +563,7 @@ def solve_command(
             on_attempt=report,
             before_attempt=fits if shortest else None,
         )
-    except (MazeSolveError, ProgramFailed, ValueError) as exc:
-        # a wrong answer caught; an external program that crashed or broke the
-        # conventions; a solver refusing its options
+    except failures as exc:
         fail(f"{solver}: {exc}")
         return
     except (KeyboardInterrupt, Exception) as exc:  # Exception: PySAT's report of Ctrl-C

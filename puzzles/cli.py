@@ -80,7 +80,7 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-@click.group("puzzle")
+@click.group("puzzle", short_help="The seeds' puzzles: zebra puzzles (Einstein's) and Hitman.")
 def puzzle_group() -> None:
     """The seeds' puzzles: zebra puzzles (Einstein's and any in a data file) and Hitman phase 1."""
 

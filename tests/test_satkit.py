@@ -34,6 +34,53 @@ def test_help_lists_every_command_and_each_one_answers_help() -> None:
         assert CliRunner().invoke(satkit.main, [name, "--help"]).exit_code == 0
 
 
+def test_help_says_what_each_command_says_of_itself() -> None:
+    # `satkit --help` reads satkit.SUMMARIES so that it imports no command module
+    for package in PACKAGES:
+        for command in importlib.import_module(f"{package}.cli").commands:
+            assert command.get_short_help_str(limit=1000) == satkit.SUMMARIES[command.name]
+    assert set(satkit.SUMMARIES) == set(satkit.COMMANDS)
+    output = CliRunner().invoke(satkit.main, ["--help"]).output
+    for name, summary in satkit.SUMMARIES.items():
+        assert f"  {name}{' ' * (12 - len(name))}{summary}\n" in output  # one line each
+
+
+def _modules_after(args: list[str], *modules: str) -> list[bool]:
+    """Run `satkit ARGS` in a fresh interpreter: which of ``modules`` it imported."""
+    code = (
+        "import sys; from satkit import main\n"
+        f"try:\n    main({args!r})\n"
+        "except SystemExit:\n"
+        f"    print([m in sys.modules for m in {list(modules)!r}])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    return eval(done.stdout.splitlines()[-1])
+
+
+def test_help_and_version_import_no_command() -> None:
+    # --help imported every command's module (crosscheck, psutil, puzzles, pysat.card) to
+    # print their summaries: twice a solve's start-up; --version read importlib.metadata
+    heavy = ("formats.cli", "dpll.cli", "maze.cli", "puzzles.cli", "crosscheck.cli", "psutil")
+    assert _modules_after(["--help"], *heavy) == [False] * len(heavy)
+    assert _modules_after(["--version"], *heavy, "importlib.metadata") == [False] * 7
+
+
+def test_maze_solve_with_our_solver_does_not_load_psutil() -> None:
+    args = ["maze", "solve", "-q", "data/maze/example.txt"]
+    assert _modules_after(args, "psutil", "crosscheck.external") == [False, False]
+
+
+def test_the_version_is_the_installed_one() -> None:
+    from importlib.metadata import version
+
+    assert satkit.__version__ == version("dimacs-satkit")
+    assert CliRunner().invoke(satkit.main, ["--version"]).output == (
+        f"satkit, version {satkit.__version__}\n"
+    )
+
+
 def test_an_unknown_command_is_a_usage_error() -> None:
     result = CliRunner().invoke(satkit.main, ["sovle"])
     assert result.exit_code == 2
