@@ -44,7 +44,8 @@ from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
 
 try:
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: the tomli backport has the same API
+except ModuleNotFoundError:  # Python 3.10: the tomli backport has the same API (and before
+    # 2.4 the same grammar, TOML 1.0; pyproject pins it so: a file must read alike everywhere)
     try:
         import tomli as tomllib  # type: ignore[no-redef]
     except ModuleNotFoundError:

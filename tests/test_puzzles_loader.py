@@ -423,3 +423,19 @@ def test_toml_nested_too_deeply_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as info:
         load_puzzle(deep)
     assert str(info.value) == f"{deep}: invalid TOML: nested too deeply"
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        'question = {\n  text = "Who owns the fish?",\n}\n',  # newlines in an inline table
+        'title = "Einstein\\x27s puzzle"\n',  # a \\xHH escape
+    ],
+)
+def test_toml_is_read_as_toml_1_0_on_every_python(document):
+    # tomllib (3.11-3.14) reads TOML 1.0; tomli 2.4+ reads TOML 1.1, so on Python 3.10 the
+    # same puzzle file solved there and was "invalid TOML" elsewhere (pyproject pins tomli)
+    if loader.tomllib is None:
+        pytest.skip("reading TOML needs Python 3.11+ or the tomli package")
+    with pytest.raises(loader.tomllib.TOMLDecodeError):
+        loader.tomllib.loads(document)
