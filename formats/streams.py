@@ -10,6 +10,7 @@ import io
 import lzma
 import os
 import re
+import select
 import stat
 import sys
 import tempfile
@@ -261,6 +262,40 @@ def _readable_prefix(raw: bytes, kind: str) -> bytes:
     return b"".join(out)
 
 
+class _Waiting:
+    """Standard input read as a blocking stream even when another program left it in
+    non-blocking mode (``O_NONBLOCK`` is shared by every process of the pipe or terminal):
+    there a read with no data yet returns None, which was taken for the end, so part of
+    a formula was solved (or the empty head crashed). ``read`` waits for data instead,
+    as a blocking read does, without changing the mode the others see."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def read(self, size: int = -1) -> bytes:
+        while True:
+            try:
+                chunk = self.raw.read(size)
+            except BlockingIOError:
+                chunk = None
+            if chunk is not None:
+                return chunk
+            select.select([self.raw], [], [])
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+
+def _stdin() -> IO[bytes]:
+    """Standard input's bytes, wrapped in `_Waiting` when it is in non-blocking mode."""
+    raw = sys.stdin.buffer
+    try:
+        blocking = os.get_blocking(raw.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        blocking = True  # no descriptor (a test's in-memory stdin): reads never return None
+    return raw if blocking else _Waiting(raw)  # type: ignore[return-value]
+
+
 def _read_all(handle: IO[bytes], name: str) -> bytes:
     """Everything ``handle`` holds. A regular file is read in one go (it ends); anything
     else a megabyte at a time, watched (`_LineWatch`) until it is known to be compressed."""
@@ -293,7 +328,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     name = display_name(path)
     try:
         if os.fspath(path) == STDIO:
-            raw = _read_all(sys.stdin.buffer, name)
+            raw = _read_all(_stdin(), name)
         else:
             with open(path, "rb") as handle:
                 raw = _read_all(handle, name)
@@ -346,7 +381,7 @@ def iter_byte_blocks(
     name = display_name(path)
     try:
         if os.fspath(path) == STDIO:
-            raw: IO[bytes] = sys.stdin.buffer
+            raw: IO[bytes] = _stdin()
             owned = False
         else:
             raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below
@@ -383,6 +418,9 @@ def iter_byte_blocks(
                     chunk = chunk.replace(b"\r", b"\n")
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += sum(piece.count(b"\n") for piece in pieces)
+                if kind is None:  # plain input: the device or the file system failed
+                    why = getattr(exc, "strerror", None) or exc
+                    raise FormatError(name, line, f"cannot read: {why}") from None
                 raise FormatError(name, line, _broken_stream(kind, exc)) from None
             if chunk:
                 pieces.append(chunk)

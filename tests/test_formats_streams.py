@@ -625,3 +625,54 @@ def test_a_loop_of_links_as_the_output_is_an_error(tmp_path):
         out.write("x")
     assert info.value.errno == errno.ELOOP and info.value.filename == str(b)
     assert b.is_symlink() and a.is_symlink()
+
+
+_NONBLOCKING_FEEDER = """
+import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+child = subprocess.Popen([sys.executable, "-m", "satkit", *sys.argv[1:]], stdin=r)
+os.close(r)
+if os.environ["FEED"] == "late":  # nothing at all at first
+    time.sleep(0.3)
+os.write(w, b"p cnf 1 2\\n1 0\\n")
+time.sleep(0.3)
+os.write(w, b"-1 0\\n")
+os.close(w)
+sys.exit(child.wait())
+"""
+
+
+@pytest.mark.parametrize("when", ["late", "split"])
+@pytest.mark.parametrize("command", [["solve", "-q", "-"], ["stats", "--json", "-"]])
+def test_non_blocking_stdin_is_read_to_its_end(tmp_path, command, when):
+    # another program may leave stdin in O_NONBLOCK mode: a read with no data yet returned
+    # None, taken for the end, so `1 0` alone was solved (SAT for an UNSAT formula), or the
+    # empty head crashed with a traceback
+    import subprocess
+
+    script = tmp_path / "feed.py"
+    script.write_text(_NONBLOCKING_FEEDER)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run(
+        [sys.executable, str(script), *command],
+        capture_output=True, text=True, cwd=root, env={**os.environ, "FEED": when},
+    )
+    assert done.stderr == ""
+    if command[0] == "solve":
+        assert (done.returncode, done.stdout) == (20, "s UNSATISFIABLE\n")
+    else:
+        assert '"clauses": 2' in done.stdout and done.returncode == 0
+
+
+def test_a_failing_plain_input_says_it_cannot_be_read(monkeypatch):
+    class Failing(io.BytesIO):
+        def read(self, size=-1):
+            if self.tell():
+                raise OSError(errno.EIO, "Input/output error")
+            return super().read(size)
+
+    monkeypatch.setattr("formats.streams._stdin", lambda: Failing(b"p cnf 2 1\n1 2 0\n"))
+    with pytest.raises(FormatError) as caught:
+        list(iter_byte_blocks("-", 4))
+    assert caught.value.message == "cannot read: Input/output error"  # not "None data is …"
