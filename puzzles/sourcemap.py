@@ -106,10 +106,28 @@ def parse_json_located(text: str) -> Any:
     return decoder.decode(text)
 
 
+_JSON_KEY = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')
+"""A JSON string followed by a colon: an object key, however it is written."""
+
+
+def _key_starts(s: str, key: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Where ``key`` is written as an object key in ``s[start:end]``: keys are compared
+    decoded, so ``"notés"`` and ``"h\\u006fuses"`` are found (``json.dumps`` writes them
+    otherwise)."""
+    found = []
+    for match in _JSON_KEY.finditer(s, start, len(s) if end is None else end):
+        try:
+            written = json.loads(match.group().rstrip()[:-1])
+        except ValueError:
+            continue
+        if written == key:
+            found.append(match.start())
+    return found
+
+
 def _second_key(s: str, key: str, start: int, end: int) -> int:
     """Where ``key`` is written for the second time in the object ``s[start:end]``."""
-    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
-    found = [match.start() for match in pattern.finditer(s, start, end)]
+    found = _key_starts(s, key, start, end)
     return found[1] if len(found) > 1 else start
 
 
@@ -133,9 +151,8 @@ class JsonSourceMap:
 
     def key_line(self, path: Path, key: str) -> int | None:
         start = self.line(path) or 1
-        pattern = re.compile(r'"' + re.escape(json.dumps(key)[1:-1]) + r'"\s*:')
         for number in range(start, len(self.lines) + 1):
-            if pattern.search(self.lines[number - 1]):
+            if _key_starts(self.lines[number - 1], key):
                 return number
         return self.line(path)
 

@@ -185,6 +185,9 @@ JSON_ERRORS = [
     ('"fact": [3, "Cleo"]', '"fakt": [3, "Cleo"]', "unknown key 'fakt'", "fakt"),
     ('"Lemonade", "Tea"]', '"Lemonade"]', "category 'Drink' has 3 values", "Drink"),
     ('"houses": 4', '"houses": 5', "houses = 5, but each category lists 4 values", "houses"),
+    # keys not written as json.dumps writes them were placed on the object's first line
+    ('"houses": 4,', '"houses": 4,\n  "notés": "x",', "unknown key 'notés'", "notés"),
+    ('"houses": 4,', '"houses": 4,\n  "h\\u006fuses": 4,', "duplicate key 'houses'", "u006f"),
     ('"title": "Harbour Lane"', '"title": 5', "title must be a string", "title"),
     ('"houses": 4,', '"houses": 4', "invalid JSON: Expecting ',' delimiter", "categories"),
     # (Python 3.13 says "Illegal trailing comma before end of array" here)
