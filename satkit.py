@@ -73,6 +73,13 @@ def main() -> None:
     buffer_stdout()
 
 
+@main.result_callback()
+def _exit_code(result: object) -> object:
+    """From Python (``main([...], standalone_mode=False)``) every command returns its exit
+    code: a command that ends by returning, as ``stats`` and ``convert`` do, returns 0."""
+    return 0 if result is None else result
+
+
 QUICK_COMMANDS = frozenset({"solve", "dp"})
 """Commands whose process ends as soon as their answer is out (`formats.cli.answered`)."""
 

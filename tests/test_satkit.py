@@ -280,6 +280,11 @@ def test_main_without_standalone_mode_returns_each_command_s_exit_code(tmp_path)
         (["solve", str(tmp_path / "missing.cnf")], 1),
         (["maze", "solve", str(tmp_path / "missing.txt")], 1),
         (["convert", str(tmp_path / "missing.cnf")], 1),
+        # commands that end by returning gave None (audit 18-E #5)
+        (["stats", str(sat)], 0),
+        (["convert", str(sat), "-o", str(tmp_path / "out.txt")], 0),
+        (["maze", "encode", str(ROOT / "data" / "maze" / "small.txt"), "-o", "-"], 0),
+        (["maze", "generate", "--nodes", "4", "--treasures", "1", "-k", "2"], 0),
     ]
     for args, code in calls:
         assert satkit.main(args, standalone_mode=False) == code, args
