@@ -81,15 +81,21 @@ def _exit_code(result: object) -> object:
 
 
 QUICK_COMMANDS = frozenset({"solve", "dp"})
-"""Commands whose process ends as soon as their answer is out (`formats.cli.answered`)."""
+"""Commands whose process ends as soon as their answer is out (`formats.console.answered`)."""
 
 
 def run() -> None:
     """The console entry point: `main`, letting ``solve`` and ``dp`` end the process as
-    soon as their answer is out (`formats.cli.answered`): a big solver is not freed
+    soon as their answer is out (`formats.console.answered`): a big solver is not freed
     object by object first, and a Ctrl-C meanwhile prints no shutdown traceback. Standard
     output is flushed here, so that a reader that closed it early is not reported."""
-    from formats.cli import EXIT_BROKEN_PIPE, QUICK_EXIT, fail_unwritten, finish_stdout
+    from formats.console import (
+        EXIT_BROKEN_PIPE,
+        QUICK_EXIT,
+        fail_unwritten,
+        finish_stdout,
+        forgive_stderr,
+    )
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS
@@ -101,8 +107,6 @@ def run() -> None:
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
     else:
-        from formats.streams import forgive_stderr
-
         forgive_stderr()  # a warning that cannot be written does not cost the answer
     try:
         main()

@@ -11,11 +11,21 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from formats.assignment import EmptyClauseError, write_dp_input
+
+# (the `as` names are re-exported: the commands import their whole toolkit from formats.cli)
+from formats.console import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
+from formats.console import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from formats.console import QUICK_EXIT as QUICK_EXIT
+from formats.console import _silence_stdout, fail
+from formats.console import answered as answered
+from formats.console import fail_unwritten as fail_unwritten
+from formats.console import finish_stdout as finish_stdout
+from formats.console import leave as leave
 from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
 from formats.errors import EnvironmentFailure, FormatError, FormatWarning
@@ -101,23 +111,6 @@ class StatusLine:
         self.stream.flush()
 
 
-def leave(code: int) -> NoReturn:
-    """End a command that has given its answer with exit ``code``, click's way: from the
-    console the process exits with it, and ``main([...], standalone_mode=False)`` returns
-    it to a calling script instead of raising SystemExit."""
-    raise click.exceptions.Exit(code)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print one ``error: …`` line on stderr and exit with ``code``: click's way inside a
-    command (`leave`: ``main([...], standalone_mode=False)`` returns the code), else
-    SystemExit."""
-    click.echo(f"error: {message}", err=True)
-    if click.get_current_context(silent=True) is not None:
-        raise click.exceptions.Exit(code)
-    sys.exit(code)
-
-
 @contextlib.contextmanager
 def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]:
     """While the block runs, signal ``number`` raises ``exception``; the handler before
@@ -171,56 +164,6 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
 """What writing to a file can raise with no file name attached (a full disk, say)."""
 
 
-QUICK_EXIT = [False]
-"""Set by the console entry point (`satkit.run`): `answered` may end the process at once."""
-
-
-def answered(code: int) -> None:
-    """End a command whose answer is out (printed, files renamed into place) with ``code``.
-
-    From the console (`QUICK_EXIT`), the process ends at once: a solver of gigabytes
-    of small objects is not freed one object at a time first (seconds on a big input),
-    and a Ctrl-C meanwhile ends it instead of printing a shutdown traceback. Elsewhere
-    (tests, a caller of ``main``) it is `leave`.
-    """
-    if QUICK_EXIT[0]:
-        try:
-            for stream in (sys.stdout, sys.stderr):
-                if stream is not None:  # (None: the process was started with it closed)
-                    stream.flush()
-        except BrokenPipeError:
-            _silence_stdout()
-            os._exit(EXIT_BROKEN_PIPE)
-        except OSError as exc:  # the answer could not be written out: one error line
-            where = "<stdout>" if exc.filename is None else exc.filename
-            _silence_stdout()
-            click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
-            os._exit(1)
-        os._exit(code)
-    leave(code)
-
-
-EXIT_INTERRUPTED = 130
-"""The exit code of a command stopped by Ctrl-C or SIGTERM before it had anything to give."""
-
-EXIT_BROKEN_PIPE = 141
-"""The exit code of a command whose reader closed standard output early (``| head``):
-the shell's code for a process ended by SIGPIPE, what minisat or cadical give there."""
-
-
-def finish_stdout() -> None:
-    """Flush standard output before the interpreter does: when the reader has gone
-    (``| head``), end quietly with `EXIT_BROKEN_PIPE`, instead of Python's 'Exception
-    ignored … BrokenPipeError' on stderr and exit 120 from the flush at exit."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        sys.exit(EXIT_BROKEN_PIPE)
-    except (OSError, ValueError):
-        pass  # a full disk and the like were reported where the write failed
-
-
 def report_errors(func: F) -> F:
     """Turn bad input into one ``error: FILE:LINE: message`` line and exit 1.
 
@@ -266,29 +209,6 @@ def report_errors(func: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
-
-
-def fail_unwritten(exc: OSError) -> NoReturn:
-    """End with one ``error: FILE: reason`` line (exit 1) for output that could not be
-    written outside a command body (click's help or version text on a full disk);
-    a file-less error is standard output's."""
-    where = "<stdout>" if exc.filename is None else exc.filename
-    if where == "<stdout>":
-        _silence_stdout()
-    fail(f"{where}: {exc.strerror or exc}")
-
-
-def _silence_stdout() -> None:
-    """After a write to standard output failed (a full disk): point it at /dev/null, so
-    that the flush at exit does not fail again (Python's 'Exception ignored' and exit
-    120 after our one error line). Nothing to do where stdout is no file (tests)."""
-    try:
-        fd = sys.stdout.fileno()
-        null = os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError, AttributeError):
-        return
-    os.dup2(null, fd)
-    os.close(null)
 
 
 def fail_if_short(

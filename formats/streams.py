@@ -784,52 +784,6 @@ def buffer_stdout() -> None:
     )
 
 
-class _WriteFailuresIgnored(io.RawIOBase):
-    """A file descriptor whose write failures are dropped: after the first, nothing more
-    is written (see `forgive_stderr`)."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self.fd = fd
-        self.failed = False
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self.fd
-
-    def isatty(self) -> bool:
-        return os.isatty(self.fd)
-
-    def write(self, data: Any) -> int:
-        if not self.failed:
-            try:
-                return os.write(self.fd, data)
-            except OSError:  # a full disk, a reader gone, an I/O error
-                self.failed = True
-        return len(data)
-
-
-def forgive_stderr() -> None:
-    """Make standard error drop what it cannot write (``2>/dev/full``, ``2>>log`` on a
-    full disk, a closed terminal) instead of raising: a warning that cannot be shown
-    must not cost the answer, as it does not in minisat. Only for the console: the
-    process's own stderr is replaced."""
-    stream = sys.stderr
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return  # not a file (a test's capture): leave it alone
-    sys.stderr = io.TextIOWrapper(
-        io.BufferedWriter(_WriteFailuresIgnored(fd)),
-        encoding=getattr(stream, "encoding", None) or "utf-8",
-        errors=getattr(stream, "errors", None) or "backslashreplace",
-        line_buffering=True,
-        write_through=True,
-    )
-
-
 def _stdout_text() -> IO[str]:
     """``sys.stdout``, or when it has a byte buffer, a writer that keeps kept bytes."""
     buffer = getattr(sys.stdout, "buffer", None)

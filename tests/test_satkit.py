@@ -46,25 +46,34 @@ def test_help_says_what_each_command_says_of_itself() -> None:
 
 
 def _modules_after(args: list[str], *modules: str) -> list[bool]:
-    """Run `satkit ARGS` in a fresh interpreter: which of ``modules`` it imported."""
+    """Run `satkit ARGS` through the console entry point (`satkit.run`) in a fresh
+    interpreter: which of ``modules`` it imported (told at exit, so not for `solve` and
+    `dp`, whose process ends at once)."""
     code = (
-        "import sys; from satkit import main\n"
-        f"try:\n    main({args!r})\n"
-        "except SystemExit:\n"
-        f"    print([m in sys.modules for m in {list(modules)!r}])\n"
+        "import atexit, os, sys, satkit\n"
+        f"names = {list(modules)!r}\n"
+        "atexit.register(lambda: os.write(99, repr([m in sys.modules for m in names]).encode()))\n"
+        f"sys.argv = ['satkit', *{args!r}]\n"
+        "satkit.run()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    return eval(done.stdout.splitlines()[-1])
+    read, write = os.pipe()
+    os.dup2(write, 99)  # (stdout carries the command's own output)
+    os.close(write)
+    try:
+        subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, pass_fds=(99,))
+    finally:
+        os.close(99)
+    with os.fdopen(read) as report:
+        return eval(report.read())
 
 
 def test_help_and_version_import_no_command() -> None:
     # --help imported every command's module (crosscheck, psutil, puzzles, pysat.card) to
     # print their summaries: twice a solve's start-up; --version read importlib.metadata
     heavy = ("formats.cli", "dpll.cli", "maze.cli", "puzzles.cli", "crosscheck.cli", "psutil")
+    heavy += ("formats.streams", "formats.dimacs")  # (the entry point's plumbing is light)
     assert _modules_after(["--help"], *heavy) == [False] * len(heavy)
-    assert _modules_after(["--version"], *heavy, "importlib.metadata") == [False] * 7
+    assert _modules_after(["--version"], *heavy, "importlib.metadata") == [False] * 9
 
 
 def test_maze_solve_with_our_solver_does_not_load_psutil() -> None:
