@@ -303,17 +303,20 @@ def load_instance(
         maze = parse_maze(decode_text(data, name), name, strict=strict)
         return maze_instance(maze, name, encoding=encoding, family=family, path=absolute)
     formula, kind = parse_detected(data, name, path, strict=strict)
-    key = _named_key(formula.names, name) if kind == "dimacs" else None
     notes = [str(warning) for warning in formula.warnings]
-    if key is None and formula.back_matter:
-        try:
+    unusable = None  # why the key cannot be used: the clauses are still a CNF to check (seed
+    # 001: the back matter "is ignored in the execution of the procedure")
+    key = None
+    try:
+        if kind == "dimacs":
+            key = _named_key(formula.names, name)
+        if key is None and formula.back_matter:
             parsed = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
-        except FormatError as exc:  # the clauses are still a CNF to check (seed 001: the
-            # back matter "is ignored in the execution of the procedure")
-            where = f"line {exc.line}: " if exc.line else ""
-            notes.append(f"{where}the key is not used ({exc.message}): checked as a plain CNF")
-            parsed = None
-        key = parsed if parsed is not None and parsed.at else None
+            key = parsed if parsed.at else None
+    except FormatError as exc:
+        unusable = exc.message
+        where = f"line {exc.line}: " if exc.line else ""
+        notes.append(f"{where}the key is not used ({exc.message}): checked as a plain CNF")
     instance = Instance(name, formula.clauses, formula.nvars, "cnf", family, absolute, notes=notes)
     if key is not None:
         instance.kind = "maze-cnf"
@@ -325,8 +328,12 @@ def load_instance(
         if instance.maze is None:
             instance.notes.append("the maze of this CNF is unknown: paths decoded, not validated")
     elif maze_path is not None:
+        why = (
+            "the CNF names no At atoms (no `c var` names, no key)"
+            if unusable is None
+            else "the CNF's key is not used"
+        )
         instance.notes.append(
-            f"maze file {display_name(maze_path)} not used: the CNF names no At atoms "
-            "(no `c var` names, no key): it is checked as a plain CNF"
+            f"maze file {display_name(maze_path)} not used: {why}: it is checked as a plain CNF"
         )
     return instance

@@ -55,16 +55,23 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
         tokens = before_comment(tokens)
         if tokens == ["0"]:
             return "assignment"
-        ends_in_zero = tokens[-1].strip("0") == ""  # `0`, or `00` as the DIMACS reader takes it
-        return "dimacs" if ends_in_zero else "assignment"
+        # (a first line ending in `00` stays DP input: the DP reader takes its DIMACS-style
+        # end, and a headerless DIMACS file so written still reads by `parse_detected`)
+        return "dimacs" if tokens[-1] == "0" else "assignment"
     return "dimacs"
 
 
 def before_comment(tokens: list[str]) -> list[str]:
-    """A clause line's words before a comment that follows its literals (``1 2 0 c note``:
-    from the word starting with ``c`` to the line's end, as the DIMACS reader takes it)."""
-    end = next((i for i, token in enumerate(tokens) if token[0] == "c"), len(tokens))
-    return tokens[:end]
+    """A clause line's words before a comment that follows its literals, as the DIMACS
+    reader takes it: from a word starting with ``c`` (``1 2 0 c note``), or from the ``c``
+    glued to a clause's ``0`` (``1 2 0c``), to the line's end."""
+    for i, token in enumerate(tokens):
+        if token[0] == "c":
+            return tokens[:i]
+        glued, c, _ = token.partition("c")
+        if c and glued and glued.strip("0") == "":
+            return [*tokens[:i], glued]
+    return tokens
 
 
 def parse_detected(
@@ -90,6 +97,12 @@ def parse_detected(
             raise refused from None
         if any(warning.message == UNTERMINATED for warning in formula.warnings):
             raise refused from None
+        where = f" line {refused.line}" if refused.line else ""
+        formula.warnings.insert(0, FormatWarning(
+            name, 1,
+            "read as DIMACS without a header: the first line looks like the assignment's DP "
+            f"input, but as DP input{where} is wrong ({refused.message})",
+        ))  # fmt: skip
         return formula, "dimacs"
 
 

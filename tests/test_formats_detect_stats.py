@@ -34,7 +34,8 @@ from formats.statistics import formula_stats
         ("0\n1 P\n", "assignment"),
         ("0 \n", "assignment"),
         ("\n\n-3\n0\n", "assignment"),
-        ("-4 -1 5 00\n4 0\n", "dimacs"),  # `00` ends a clause, as the DIMACS reader takes it
+        ("-4 -1 5 00\n4 0\n", "assignment"),  # DP input's DIMACS-style end (but see below)
+        ("1 2 0c\n-1\n", "dimacs"),  # a comment glued to the 0, as the DIMACS reader takes it
     ],
 )
 def test_detect_format(text, kind):
@@ -189,6 +190,9 @@ def test_stats_work_grows_with_the_formula_not_the_header():
         # the DP reader refuses; `solve` read it as DIMACS, stats/convert/crosscheck refused
         ("1 -2\n3 0\n-1 0\n", [[1, -2, 3], [-1]], "dimacs"),
         ("1 0 2\n0\n", [[1], [2]], "dimacs"),  # `0 inside a clause line` for the DP reader
+        ("-4 -1 5 00\n4 0\n", [[-4, -1, 5], [4]], "dimacs"),  # no DP input: no line `0`
+        # a DP input whose first line ends in a DIMACS-style `00` (as `satkit dp` reads it)
+        ("1 00\n-1 2\n-2\n0\n", [[1], [-1, 2], [-2]], "assignment"),
         ("1 -2\n0\nkey\n", [[1, -2]], "assignment"),
     ],
 )
@@ -199,6 +203,19 @@ def test_every_reader_falls_back_to_dimacs_alike(tmp_path, text, clauses, kind):
     assert (formula.clauses, read_as) == (clauses, kind)
     assert read_dimacs_or_dp(path).clauses == clauses
     assert load_instance(str(path)).clauses == clauses
+
+
+def test_reading_what_looks_like_dp_input_as_dimacs_says_why(tmp_path):
+    # a DP input with a stray 0 became another formula, and only "no header" was said
+    path = tmp_path / "typo.txt"
+    path.write_text("-4 -1\n1 4 -6\n-1 0 2\n3 -2\n0\n")
+    formula, kind = read_formula(path)
+    assert kind == "dimacs"
+    assert str(formula.warnings[0]) == (
+        f"{path}:1: read as DIMACS without a header: the first line looks like the "
+        "assignment's DP input, but as DP input line 3 is wrong (0 inside a clause line "
+        "(only the separator line is 0))"
+    )
 
 
 def test_a_dp_input_missing_its_zero_line_is_not_one_long_clause(tmp_path):

@@ -277,6 +277,21 @@ def test_crosscheck_checks_clauses_whose_key_it_cannot_use_as_a_plain_cnf(
     assert (record["kind"], record["verdict"], record["answer"]) == ("cnf", "agree", answer)
     assert any(note in text for text in record["notes"])
     assert note in result.stderr
+    # a maze given for it is not used, and the note says why (not "names no At atoms")
+    maze = compat / "S2ang__SAT-solver/FrontEndInput.txt"
+    result = CliRunner().invoke(main, [*args, "--maze", str(maze)])
+    assert "not used: the CNF's key is not used" in result.stderr
+    assert "names no At atoms" not in result.stderr
+
+
+def test_crosscheck_checks_a_cnf_whose_var_names_name_an_atom_twice_as_plain(tmp_path):
+    cnf = tmp_path / "dupnames.cnf"
+    cnf.write_text("c var 1 At(A,0)\nc var 2 At(A,0)\np cnf 2 2\n1 2 0\n-1 0\n")
+    result = CliRunner().invoke(main, ["crosscheck", str(cnf), "-s", "dpll", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.splitlines()[0])
+    assert (record["kind"], record["answer"]) == ("cnf", "SAT")
+    assert "the key is not used (At(A,0) is named twice" in result.stderr
 
 
 def test_our_node_time_key_is_the_key_their_front_end_wrote(compat, tmp_path):
