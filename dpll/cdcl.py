@@ -166,7 +166,7 @@ class CDCLEngine:
         self.walk_effort = walk_effort
         self.walk_patience = walk_patience
         self.start_pending = occurrence_start  # start_from_occurrences before the first search
-        self.user_phases: set[int] = set()  # variables whose phase set_phases chose
+        self.user_phase: list[int] = [-1]  # by variable: set_phases's polarity; -1 = none
         self.walk_rng = random.Random(seed)
         self.walk_best = 1 << 62  # fewest unsatisfied clauses any walk reached
         self.walk_fails = 0  # walks in a row that did not improve on walk_best
@@ -238,6 +238,7 @@ class CDCLEngine:
         self.val.extend([0] * (2 * grow))
         self.level.extend([0] * grow)
         self.target.extend([-1] * grow)
+        self.user_phase.extend([-1] * grow)
         self.reason.extend([None] * grow)
         self.seen.extend([0] * grow)
         self.watches.extend([None] * (2 * grow))
@@ -802,8 +803,8 @@ class CDCLEngine:
         self.qhead = lim
 
     def pick_branch_lit(self) -> int:
-        """The unassigned variable of highest activity with its target (else saved)
-        phase, as a literal code; -1 when every variable is assigned.
+        """The unassigned variable of highest activity with its `set_phases` (else target,
+        else saved) phase, as a literal code; -1 when every variable is assigned.
 
         Ties go to the lowest-numbered variable. Variables never bumped (activity 0, most
         of a big formula) stay out of the heap: once every listed one is assigned, the
@@ -824,21 +825,25 @@ class CDCLEngine:
                 continue  # stale entry: a fresher one exists or the variable is assigned
             inheap[v] = False
             if val[2 * v] == 0:
-                t = self.target[v]
-                return 2 * v | (t if t >= 0 else self.phase[v])
-        p = self.cursor
-        nvars = self.nvars
-        order = self.order
-        if order is None:
-            while p <= nvars and val[2 * p] != 0:
-                p += 1
+                break
         else:
-            while p <= nvars and val[2 * order[p]] != 0:
-                p += 1
-        self.cursor = p + 1
-        if p > nvars:
-            return -1
-        v = p if order is None else order[p]
+            p = self.cursor
+            nvars = self.nvars
+            order = self.order
+            if order is None:
+                while p <= nvars and val[2 * p] != 0:
+                    p += 1
+            else:
+                while p <= nvars and val[2 * order[p]] != 0:
+                    p += 1
+            self.cursor = p + 1
+            if p > nvars:
+                return -1
+            v = p if order is None else order[p]
+        # set_phases's polarity, else the target phase, else the saved phase
+        u = self.user_phase[v]
+        if u >= 0:
+            return 2 * v | u
         t = self.target[v]
         return 2 * v | (t if t >= 0 else self.phase[v])
 
@@ -1037,8 +1042,7 @@ class CDCLEngine:
     def start_from_occurrences(self) -> None:
         """Start VSIDS from the clauses (Chaff's initial scores): until conflicts say
         otherwise, decide the variables that occur most first, each with its more
-        frequent polarity as its saved phase (unless both are equally frequent or
-        `set_phases` chose it).
+        frequent polarity as its saved phase (unless both are equally frequent).
 
         Without a seed the order is a list the decision cursor walks, ties by number,
         so no variable enters the heap before it is bumped; with a seed, whose random
@@ -1057,13 +1061,10 @@ class CDCLEngine:
                 counts[q] += 1
         positive = counts[2::2]  # by variable - 1
         negative = counts[3::2]
-        fixed = {v: self.phase[v] for v in self.user_phases}
         self.phase[1:] = [
             ph if p == q else (0 if p > q else 1)
             for ph, p, q in zip(self.phase[1:], positive, negative, strict=True)
         ]
-        for v, ph in fixed.items():
-            self.phase[v] = ph
         occurrences = [0, *map(add, positive, negative)]  # by variable
         if self.rng is None:
             order = [0, *sorted(range(1, nvars + 1), key=occurrences.__getitem__, reverse=True)]
@@ -1231,17 +1232,15 @@ class CDCLEngine:
     # --------------------------------------------------- PySAT's extra calls
 
     def set_phases(self, lits: list[int]) -> None:
-        """Decide these polarities next time their variables are branched on (DIMACS
-        literals). As in PySAT's Minisat22, phase saving and target phases may change
-        them later."""
+        """Decide these polarities whenever their variables are branched on (DIMACS
+        literals): hard, as in MiniSat-GH and CaDiCaL (``user_pol``, ``phase``), which
+        algorithms such as PySAT's Hitman rely on; saved and target phases do not
+        override them. A later call may change them."""
         top = max((abs(lit) for lit in lits), default=0)
         if top > self.nvars:
             self.ensure_vars(top)
         for lit in lits:
-            v = abs(lit)
-            self.phase[v] = 0 if lit > 0 else 1
-            self.target[v] = -1
-            self.user_phases.add(v)
+            self.user_phase[abs(lit)] = 0 if lit > 0 else 1
 
     def propagate_assumptions(
         self, assumptions: list[int], phase_saving: int = 0

@@ -43,9 +43,9 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from dpll.cdcl import CDCLEngine, gc_paused
 from dpll.engine import STAT_KEYS, Engine, Limits
@@ -143,12 +143,13 @@ def _ctrl_c_stops(flag: list[bool]) -> Iterator[list[bool]]:
 
 
 def _declared_vars(formula: Any) -> int:
-    """The variable count a formula object declares (``nvars`` or PySAT's ``nv``), or 0."""
-    for attr in ("nvars", "nv"):
-        value = getattr(formula, attr, None)
-        if isinstance(value, int):
-            return value
-    return 0
+    """The variable count a ``formats.Formula`` declares (its DIMACS header's), or 0.
+
+    A PySAT ``CNF``'s ``nv`` is not taken, as PySAT's solvers do not take it: PySAT's own
+    formula objects raise it for their auxiliary variables (``Neg(cnf)`` does), which
+    then appeared in models (Bica's "primes" held them)."""
+    value = getattr(formula, "nvars", None)
+    return value if isinstance(value, int) else 0
 
 
 def _engine_options(mode: str) -> frozenset[str]:
@@ -194,6 +195,19 @@ def _check_proof_file(proof_file: object, binary: bool) -> None:
     except (AttributeError, TypeError, ValueError, io.UnsupportedOperation) as exc:
         flag = "" if binary else " (or pass binary_proof=True for a binary file)"
         raise TypeError(f"proof_file must be {kind}{flag}: {exc}") from None
+
+def _unsupported(name: str, what: str) -> Callable[..., NoReturn]:
+    """A method of PySAT's solver interface that this solver does not offer: it raises
+    NotImplementedError, as PySAT's MiniSat does, so code that probes for a feature with
+    ``except NotImplementedError`` works with either solver."""
+
+    def method(self: Solver, *args: Any, **kwargs: Any) -> NoReturn:
+        raise NotImplementedError(f"{what} are not supported by satkit's solver")
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Not supported ({what}): raises NotImplementedError, as in PySAT's MiniSat."
+    return method
+
 
 class Solver:
     """A pure-Python SAT solver with the interface of ``pysat.solvers.Solver``.
@@ -417,8 +431,10 @@ class Solver:
     def append_formula(self, formula: Any, no_return: bool = True) -> bool | None:
         """Add many clauses: a list of clauses, a ``formats.Formula`` or a PySAT ``CNF``.
 
-        A declared variable count (``Formula.nvars``, ``CNF.nv``) larger than the largest
-        variable used makes the extra variables known too (they appear in models).
+        A ``formats.Formula``'s declared variable count (``nvars``, from its header) larger
+        than the largest variable used makes the extra variables known too (they appear in
+        models, as ``satkit solve`` prints them); a PySAT ``CNF``'s ``nv`` does not, as in
+        PySAT.
         """
         engine = self._live()
         if getattr(formula, "atmosts", None):
@@ -443,6 +459,27 @@ class Solver:
         if not ok and self._status is not False:
             self._status, self._model, self._core = False, None, []
         return None if no_return else ok
+
+    # the rest of PySAT's interface, which its MiniSat does not offer either
+    activate_atmost = _unsupported("activate_atmost", "native cardinality constraints")
+    add_xor_clause = _unsupported("add_xor_clause", "XOR clauses")
+    set_activities = _unsupported("set_activities", "variable activities set from outside")
+    is_decision = _unsupported("is_decision", "external propagators")
+    connect_propagator = _unsupported("connect_propagator", "external propagators")
+    disconnect_propagator = _unsupported("disconnect_propagator", "external propagators")
+    enable_propagator = _unsupported("enable_propagator", "external propagators")
+    disable_propagator = _unsupported("disable_propagator", "external propagators")
+    propagator_active = _unsupported("propagator_active", "external propagators")
+    observe = _unsupported("observe", "external propagators")
+    reset_observed = _unsupported("reset_observed", "external propagators")
+    ignore = _unsupported("ignore", "external propagators")
+    sync_vars = _unsupported("sync_vars", "variable synchronisation")
+    sync_vpool = _unsupported("sync_vpool", "variable synchronisation")
+    attach_vpool = _unsupported("attach_vpool", "variable synchronisation")
+    set_xscope = _unsupported("set_xscope", "extension-variable mining")
+    xpairs = _unsupported("xpairs", "extension-variable mining")
+    xpin = _unsupported("xpin", "extension-variable mining")
+    xunpin = _unsupported("xunpin", "extension-variable mining")
 
     def supports_atmost(self) -> bool:
         """False: AtMost constraints are not native here (encode them, e.g. ``pysat.card``)."""
@@ -629,9 +666,9 @@ class Solver:
         return method(assume, phase_saving)
 
     def set_phases(self, literals: Iterable[int] = ()) -> None:
-        """Prefer these polarities when branching on their variables (as PySAT's
-        ``set_phases``; phase saving may change them later, as in PySAT's Minisat22).
-        ``cdcl`` only."""
+        """Branch on these variables with these polarities (as PySAT's ``set_phases``):
+        hard, as in MiniSat-GH and CaDiCaL, where PySAT's Minisat22 lets phase saving
+        change them (PySAT's Hitman needs them hard). ``cdcl`` only."""
         engine = self._live()
         method = getattr(engine, "set_phases", None)
         if method is None:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.formula import CNF
 from pysat.solvers import Minisat22
+from pysat.solvers import Solver as PySATSolver
 
 from dpll import Solver
 from dpll.engine import STAT_KEYS
@@ -110,10 +111,13 @@ def test_model_and_core_only_after_the_matching_answer() -> None:
 
 def test_bootstrap_from_a_pysat_cnf_and_a_formats_formula() -> None:
     cnf = CNF(from_clauses=[[1, -2], [2, 3]])
-    cnf.nv = 5  # declared variables beyond the used ones appear in models
-    with Solver(bootstrap_with=cnf) as s:
-        assert s.solve() is True
-        assert [abs(lit) for lit in s.get_model()] == [1, 2, 3, 4, 5]
+    cnf.nv = 5  # PySAT's solvers do not take nv (its formula objects raise it for their
+    # auxiliary variables, which then appeared in models: audit 18-D #2)
+    with Solver(bootstrap_with=cnf) as s, PySATSolver(bootstrap_with=cnf) as theirs:
+        assert s.solve() is True and theirs.solve() is True
+        assert [abs(lit) for lit in s.get_model()] == [1, 2, 3]
+        assert [abs(lit) for lit in theirs.get_model()] == [1, 2, 3]
+        assert s.nof_vars() == theirs.nof_vars() == 3
     formula = Formula(nvars=4, clauses=[[1], [-1, 2]])
     with Solver(bootstrap_with=formula) as s:
         assert s.nof_vars() == 4 and s.nof_clauses() == 2
@@ -725,3 +729,49 @@ def test_a_proof_file_that_cannot_take_the_proof_is_refused_at_construction(tmp_
                 assert s.solve() is False
         assert (tmp_path / "ok.drat").read_text().endswith("0\n")
         assert (tmp_path / "ok.bin").read_bytes().endswith(b"\x00")
+
+
+def test_set_phases_are_hard_as_pysats_hitman_needs() -> None:
+    # PySAT's Hitman (htype="sat") takes minimal hitting sets only from solvers whose
+    # set_phases is hard (MiniSat-GH, CaDiCaL); ours was soft, and it gave [1, 4] for the
+    # sets {1,4}, {1,2}, where {1} alone hits both (audit 18-D #1)
+    from pysat.examples import hitman
+
+    found = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hitman, "Solver", Solver)
+        with hitman.Hitman(bootstrap_with=[[1, 4], [1, 2]], solver="mgh", htype="sat") as h:
+            for hitting in h.enumerate():
+                found.append(sorted(hitting))
+                h.block(hitting)
+    assert sorted(found) == [[1], [2, 4]]
+    # and on the bare solver: the phase chosen stays chosen after other models
+    with Solver(bootstrap_with=[[1, 2, 3, 4]]) as s:
+        s.set_phases([-1, -2, -4])
+        models = []
+        while s.solve():
+            models.append(s.get_model())
+            s.add_clause([-lit for lit in s.get_model()])
+        assert models[0] == [-1, -2, 3, -4]
+        assert len(models) == 15
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("activate_atmost", ()), ("add_xor_clause", ([1, 2],)), ("set_activities", ({1: 2.0},)),
+     ("connect_propagator", (None,)), ("sync_vars", ()), ("xpairs", ())],
+)  # fmt: skip
+def test_the_rest_of_pysats_interface_says_it_is_unsupported(name, args) -> None:
+    # RC2 with solver="cd19" calls activate_atmost: AttributeError instead of PySAT's
+    # NotImplementedError (audit 18-D #3)
+    with (
+        Solver(bootstrap_with=[[1]]) as s,
+        pytest.raises(NotImplementedError, match="not supported by satkit's solver"),
+    ):
+        getattr(s, name)(*args)
+    assert set(_pysat_methods()) <= set(dir(Solver))
+
+
+def _pysat_methods() -> list[str]:
+    """The public methods of PySAT's Solver (its whole interface)."""
+    return [name for name in dir(PySATSolver) if not name.startswith("_")]
