@@ -5,7 +5,8 @@ summary go to stdout, progress (only when stderr is a terminal) and
 ``error:`` lines to stderr. Exit codes: 0 when every instance agrees and
 validates (timeouts are reported but allowed), 1 when anything disagrees,
 is invalid, crashes or cannot be read (one ``error: FILE:LINE: …`` line
-per bad input), 2 for usage errors (unknown solver names among them).
+per bad input), 2 for usage errors (unknown solver names among them), 130 when
+Ctrl-C or SIGTERM stopped a batch before anything failed.
 """
 
 from __future__ import annotations
@@ -322,7 +323,7 @@ def crosscheck_command(
     PATH may be a file (.cnf, .cnf.gz/.xz/.bz2, a DP input, a maze .txt) or a folder,
     searched recursively. Exit 0 when everything agrees and validates (timeouts are
     listed but do not fail), 1 when anything disagrees, is invalid, crashes or cannot
-    be read.
+    be read, 130 when Ctrl-C or SIGTERM stopped it before anything failed.
     """
     if resume and not json_path:
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
@@ -395,7 +396,8 @@ def crosscheck_command(
             + ("; --resume carries on" if json_path and json_path != "-" else ""),
             err=True,
         )
-        leave(1)
+        # (stopped, not failed: a nightly `crosscheck … || alarm` must tell them apart)
+        leave(1 if not summary.ok else EXIT_INTERRUPTED)
     leave(0 if summary.ok else 1)
 
 
@@ -466,7 +468,8 @@ def fuzz_command(
     near the threshold, random mazes. Each failure is saved in --out, shrunk with a
     delta debugger, and printed with a one-line command that reproduces it.
 
-    Exit 0 when every instance agrees and validates, 1 otherwise.
+    Exit 0 when every instance agrees and validates, 1 otherwise; 130 when Ctrl-C or
+    SIGTERM stopped it before anything failed.
     """
     families = tuple(dict.fromkeys(families or FAMILIES))  # a family named twice counts once
     short = [family for family in families if max_vars < MIN_VARS[family]]
@@ -564,14 +567,14 @@ def _fuzz(
             _echo(
                 f"  shrunk {saved.shrunk.original_clauses} -> {len(saved.shrunk.clauses)} "
                 f"clauses over {saved.shrunk.nvars} variables "
-                f"({_plural(saved.shrunk.checks, 'check')})",
+                f"({_plural(saved.shrunk.checks, 'check')}{saved.shrunk.stopped_early()})",
                 err=out_err,
             )
         _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
         _echo(f"  reproduce: {saved.reproduce}", err=out_err)
     if interrupted:
         _echo(f"interrupted after {len(records)} of {count} instances", err=True)
-        leave(1)
+        leave(1 if failures else EXIT_INTERRUPTED)
     leave(1 if failures else 0)
 
 
@@ -667,6 +670,7 @@ def shrink_command(
             printable(
                 f"shrunk from {instance.name}: {result.original_clauses} -> "
                 f"{len(result.clauses)} clauses in {_plural(result.checks, 'check')} ({described})"
+                f"{result.stopped_early()}"
             ),
         ],
     )
@@ -676,7 +680,9 @@ def shrink_command(
         _echo("interrupted: the smallest failing CNF so far is written", err=True)
     _echo(
         f"shrunk {instance.name}: {result.original_clauses} -> {len(result.clauses)} clauses "
-        f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})",
+        f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})"
+        + (f"; --max-checks {max_checks} ran out, so it may shrink further with more"
+           if result.out_of_checks else ""),
         err=err,
     )
     if not err:

@@ -41,6 +41,12 @@ class ShrinkResult:
     failures: frozenset[tuple[str, str]]
     record: dict[str, Any]
     interrupted: bool = False  # Ctrl-C stopped it: the smallest failing formula so far
+    out_of_checks: bool = False  # max_checks ran out: more checks might shrink it further
+
+    def stopped_early(self) -> str:
+        """``", stopped by --max-checks"`` when the budget ran out (the formula may not be
+        minimal), else ``""``: for the messages and the shrunk file's comment."""
+        return ", stopped by --max-checks" if self.out_of_checks else ""
 
 
 def failure_signature(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
@@ -293,4 +299,7 @@ def shrink_instance(
             clauses, nvars, kept = candidate, candidate_vars, record
             break
     failures = failure_signature(kept) & target
-    return ShrinkResult(clauses, nvars, checks, original, failures, kept, interrupted)
+    out_of_checks = checks >= max_checks and not interrupted
+    return ShrinkResult(
+        clauses, nvars, checks, original, failures, kept, interrupted, out_of_checks
+    )

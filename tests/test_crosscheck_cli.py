@@ -928,7 +928,12 @@ def test_shrink_spends_at_most_max_checks_and_says_how_many(
     assert 1 <= len(calls) <= budget
     word = "check" if len(calls) == 1 else "checks"
     assert f" in {len(calls)} {word} (" in result.stdout
-    assert f" clauses in {len(calls)} {word} (" in (tmp_path / "big.min.cnf").read_text()
+    shrunk = (tmp_path / "big.min.cnf").read_text()
+    assert f" clauses in {len(calls)} {word} (" in shrunk
+    # a budget that ran out says so: the result may not be minimal (audit 18-F #6)
+    ran_out = len(calls) == budget
+    assert (f"--max-checks {budget} ran out" in result.stdout) == ran_out
+    assert ("stopped by --max-checks" in shrunk) == ran_out
 
 
 class _Terminal(io.StringIO):
@@ -1001,3 +1006,34 @@ def test_a_full_disk_is_one_error_line_naming_the_file(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert result.stderr.endswith(
         "error: cannot write the DIMACS export: No space left on device\n")
+
+
+@pytest.mark.parametrize("failed_first", [False, True])
+def test_a_stopped_batch_exits_130_unless_something_failed(tmp_path, monkeypatch, failed_first):
+    # a nightly `crosscheck … || alarm` took an interrupted batch (exit 1) for a failure
+    # (audit 18-F #5); a failure found before the stop still says 1
+    real = cli.check_paths
+
+    def stopped(paths, options, **kwargs):
+        for record in real(paths, options, **kwargs):
+            if failed_first:
+                record = {**record, "verdict": "disagree"}
+            yield record
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "check_paths", stopped)
+    cnf = tmp_path / "a.cnf"
+    cnf.write_text("p cnf 1 1\n1 0\n")
+    other = tmp_path / "b.cnf"
+    other.write_text("p cnf 1 1\n-1 0\n")
+    result = invoke("crosscheck", str(cnf), str(other), "-s", "dpll")
+    assert "interrupted after 1 of 2 instances" in result.stderr
+    assert result.exit_code == (1 if failed_first else 130)
+
+    def fuzz_stopped(options):
+        yield from ()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_fuzz", fuzz_stopped)
+    result = invoke("fuzz", "-n", "5", "-s", "dpll")
+    assert "interrupted after 0 of 5 instances" in result.stderr and result.exit_code == 130
