@@ -25,9 +25,11 @@ from crosscheck.batch import (
     BatchOptions,
     ResultLog,
     check_paths,
+    instance_key,
     latest_records,
     pending_paths,
     read_stdin_once,
+    record_key,
 )
 from crosscheck.check import CheckOptions, check_instance
 from crosscheck.fuzz import (
@@ -43,9 +45,9 @@ from crosscheck.fuzz import (
 )
 from crosscheck.generators import MIN_VARS
 from crosscheck.instances import Instance, discover, load_instance
-from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, write_plots
+from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, plot_point, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
-from crosscheck.report import failure_lines, notice_lines, summarize, summary_lines
+from crosscheck.report import Tally, failure_lines, notice_lines, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import (
@@ -359,7 +361,16 @@ def crosscheck_command(
     if resume and not quiet:
         _echo(f"resuming: {len(files) - len(todo)} of {len(files)} already recorded", err=True)
     progress = _Progress(len(todo), quiet)
-    records: list[dict[str, Any]] = []
+    # the summary is counted as records come, none kept whole but the failures (a batch of
+    # millions of files); failures and timeouts are listed in the order of the files
+    position = {instance_key(path, solvers, seed): i for i, path in enumerate(files)}
+    tally = Tally(solvers, lambda record: position.get(record_key(record), len(files)))
+    plotted: list[dict[str, Any]] = []  # what --plot draws of each record
+    for record in latest_records(previous, files, solvers, seed):
+        tally.add(record)
+        if plot_path:
+            plotted.append(plot_point(record))
+    done = 0
     started = time.monotonic()
     interrupted = False
     stdin_data = read_stdin_once(todo)
@@ -367,7 +378,10 @@ def crosscheck_command(
         for record in check_paths(todo, options, stdin_data=stdin_data):
             if log:
                 log.append(record)
-            records.append(record)
+            tally.add(record)
+            done += 1
+            if plot_path:
+                plotted.append(plot_point(record))
             if record["verdict"] == "bad-input":
                 progress.close()
                 _echo(f"error: {record['error']}", err=True)
@@ -382,17 +396,16 @@ def crosscheck_command(
         if log:
             log.close()
     elapsed = time.monotonic() - started
-    everything = latest_records([*previous, *records], files, solvers, seed)
-    summary = summarize(everything, solvers)
+    summary = tally.summary()
     if plot_path:  # first: a closed stdout (`| head`) must not cost the picture
-        write_plots(everything, plot_path, solvers=solvers)
+        write_plots(plotted, plot_path, solvers=solvers)
     _echo_lines(summary_lines(summary, elapsed), err=out_err)
     _echo_lines(failure_lines(summary), err=out_err)
     if plot_path and not quiet:
         _echo(f"plot: {plot_path}", err=True)
     if interrupted:
         _echo(
-            f"interrupted after {len(records)} of {len(todo)} instances"
+            f"interrupted after {done} of {len(todo)} instances"
             + ("; --resume carries on" if json_path and json_path != "-" else ""),
             err=True,
         )
@@ -506,15 +519,22 @@ def _fuzz(
     options = FuzzOptions(count, fuzz_seed, families, max_vars, jobs, check)
     log = ResultLog(json_path, resume=False) if json_path else None
     progress = _Progress(count, quiet)
-    records: list[dict[str, Any]] = []
+    # counted as they come, none kept but the failures (a night of fuzzing is millions)
+    tally = Tally(check.solvers)
+    per_family: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
     started = time.monotonic()
     interrupted = False
     try:
         for record in run_fuzz(options):
             if log:
                 log.append(record)
-            records.append(record)
-            progress.advance(is_failure(record))
+            tally.add(record)
+            per_family[record["family"]] += 1
+            failed = is_failure(record)
+            if failed:
+                failures.append(record)
+            progress.advance(failed)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -523,12 +543,11 @@ def _fuzz(
             log.close()
     elapsed = time.monotonic() - started
     out_err = json_path == "-"
-    per_family = Counter(record["family"] for record in records)
     shown = ", ".join(f"{family} {per_family[family]}" for family in options.families)
-    summary = summarize(records, check.solvers)
-    failures = sorted((record for record in records if is_failure(record)), key=lambda r: r["seed"])
+    summary = tally.summary()
+    failures.sort(key=lambda r: r["seed"])
     _echo(
-        f"fuzz: {len(records)} instances ({shown}) from seed {fuzz_seed}; "
+        f"fuzz: {tally.instances} instances ({shown}) from seed {fuzz_seed}; "
         f"{len(failures)} failures; {elapsed:.1f} s",
         err=out_err,
     )
@@ -573,7 +592,7 @@ def _fuzz(
         _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
         _echo(f"  reproduce: {saved.reproduce}", err=out_err)
     if interrupted:
-        _echo(f"interrupted after {len(records)} of {count} instances", err=True)
+        _echo(f"interrupted after {tally.instances} of {count} instances", err=True)
         leave(1 if failures else EXIT_INTERRUPTED)
     leave(1 if failures else 0)
 

@@ -96,6 +96,15 @@ def scatter_points(
     return points
 
 
+def plot_point(record: dict[str, Any]) -> dict[str, Any]:
+    """What `write_plots` draws of a record (a batch keeps this much of each for --plot)."""
+    runs = {
+        name: {"status": run["status"], "seconds": run["seconds"]}
+        for name, run in record.get("runs", {}).items()
+    }
+    return {"timeout": record.get("timeout"), "answer": record.get("answer"), "runs": runs}
+
+
 def write_plots(
     records: Sequence[dict[str, Any]], path: str | os.PathLike[str], *, solvers: Sequence[str]
 ) -> None:

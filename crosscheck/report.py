@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +83,9 @@ class Summary:
 
     ``answers`` splits the instances that were read into SAT, UNSAT and
     ``unknown``; those that could not be read are ``verdicts["bad-input"]``,
-    so ``instances`` = SAT + UNSAT + unknown + bad input.
+    so ``instances`` = SAT + UNSAT + unknown + bad input. ``failed`` holds the failed
+    records whole; ``timed_out`` and ``unchecked`` (instance, solver, why) only what the
+    notices print.
     """
 
     instances: int
@@ -93,7 +95,7 @@ class Summary:
     reference: str | None
     failed: list[dict[str, Any]]
     timed_out: list[dict[str, Any]]
-    records: list[dict[str, Any]] = field(default_factory=list)
+    unchecked: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -101,42 +103,88 @@ class Summary:
         return not self.failed
 
 
-def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) -> Summary:
-    """Count verdicts and build the per-solver rows (``solvers`` fixes the row order)."""
-    records = list(records)
-    names: list[str] = list(dict.fromkeys(solvers))
-    for record in records:
-        for name in record.get("runs", {}):
-            if name not in names:
-                names.append(name)
-    rows = {name: SolverRow(name) for name in names}
-    reference = next((r for r in REFERENCES if r in rows), None)
-    for record in records:
+class Tally:
+    """A `Summary` built one record at a time, keeping of each only what the summary
+    prints: a batch of millions of instances (a night of ``fuzz``) grew by 4 KB an
+    instance while every record was kept to the end.
+
+    ``solvers`` fixes the row order and which MiniSat the ratios divide by (runs of
+    other solvers get rows as they appear). ``position``, when given, orders the failed
+    and timed-out instances (records come in the order they finish); else they keep the
+    order they came in.
+    """
+
+    def __init__(
+        self,
+        solvers: Sequence[str] = (),
+        position: Callable[[dict[str, Any]], int] | None = None,
+    ) -> None:
+        self.position = position
+        self.rows = {name: SolverRow(name) for name in dict.fromkeys(solvers)}
+        self.reference = next((r for r in REFERENCES if r in self.rows), None)
+        self.instances = 0
+        self.answers: Counter[str] = Counter()
+        self.verdicts: Counter[str] = Counter()
+        self.failed: list[tuple[int, dict[str, Any]]] = []  # (position, record)
+        self.timed_out: list[tuple[int, dict[str, Any]]] = []
+        self.unchecked: list[tuple[int, tuple[str, str, str]]] = []
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count one instance's record."""
+        self.instances += 1
+        at = self.instances if self.position is None else self.position(record)
+        verdict = record["verdict"]
+        self.verdicts[verdict] += 1
+        if verdict != "bad-input":  # unread: counted as bad input, not as unknown
+            self.answers[record.get("answer") or "unknown"] += 1
         runs = record.get("runs", {})
-        ref = runs.get(reference) if reference else None
+        ref = runs.get(self.reference) if self.reference else None
         ref_time = ref["seconds"] if ref and ref["status"] in ("SAT", "UNSAT") else None
         for name, run in runs.items():
-            row = rows[name]
+            row = self.rows.get(name)
+            if row is None:
+                row = self.rows[name] = SolverRow(name)
             row.runs += 1
             row.outcomes[run["outcome"]] += 1
-            if run.get("proof"):
-                row.proofs[run["proof"].split(":")[0]] += 1
+            proof = run.get("proof")
+            if proof:
+                row.proofs[proof.split(":")[0]] += 1
+                if proof.startswith("unchecked"):
+                    self.unchecked.append((at, (record["instance"], name, proof)))
             if run["status"] in ("SAT", "UNSAT"):
                 row.solved += 1
                 row.times.append(run["seconds"])
                 if ref_time and ref_time > 0:
                     row.ratios.append(run["seconds"] / ref_time)
-    verdicts = Counter(record["verdict"] for record in records)
-    answers = Counter(
-        record.get("answer") or "unknown"
-        for record in records
-        if record["verdict"] != "bad-input"  # unread: counted as bad input, not as unknown
-    )
-    failed = [record for record in records if record["verdict"] in FAILED_VERDICTS]
-    timed_out = [record for record in records if record["verdict"] == "timeout"]
-    return Summary(
-        len(records), answers, verdicts, list(rows.values()), reference, failed, timed_out, records
-    )
+        if verdict in FAILED_VERDICTS:
+            self.failed.append((at, record))
+        elif verdict == "timeout":
+            slow = {name: {"outcome": run["outcome"]} for name, run in runs.items()}
+            kept = {"instance": record["instance"], "runs": slow}
+            if record.get("error"):
+                kept["error"] = record["error"]
+            self.timed_out.append((at, kept))
+
+    def summary(self) -> Summary:
+        """The summary of the records added so far."""
+        def ordered(items: list[tuple[int, Any]]) -> list[Any]:
+            return [item for _at, item in sorted(items, key=lambda pair: pair[0])]
+
+        return Summary(
+            self.instances, self.answers, self.verdicts, list(self.rows.values()),
+            self.reference, ordered(self.failed), ordered(self.timed_out),
+            ordered(self.unchecked),
+        )  # fmt: skip
+
+
+def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) -> Summary:
+    """Count verdicts and build the per-solver rows (``solvers`` fixes the row order)."""
+    records = list(records)
+    names = [*solvers, *(name for record in records for name in record.get("runs", {}))]
+    tally = Tally(names)
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
 
 def _seconds(value: float | None) -> str:
@@ -223,12 +271,7 @@ def notice_lines(summary: Summary, limit: int = 10) -> list[str]:
         lines.append(f"timeout: {record['instance']} ({why})")
     if len(summary.timed_out) > len(shown):
         lines.append(f"… and {len(summary.timed_out) - len(shown)} more timeouts")
-    unchecked = [
-        (record["instance"], name, run["proof"])
-        for record in summary.records
-        for name, run in record.get("runs", {}).items()
-        if run.get("proof", "").startswith("unchecked")
-    ]
+    unchecked = summary.unchecked
     for instance, name, why in unchecked[:limit]:
         lines.append(f"proof {why}: {instance} ({name})")
     if len(unchecked) > limit:

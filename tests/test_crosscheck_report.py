@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import tracemalloc
+
 import pytest
 
-from crosscheck.report import failure_lines, summarize, summary_lines
+from crosscheck.report import Tally, failure_lines, summarize, summary_lines
 
 
 def run(status, seconds, outcome="agree", **extra):
@@ -85,3 +88,33 @@ def test_external_minisat_is_the_reference_when_pysat_is_absent():
     summary = summarize(records)
     assert summary.reference == "bin:minisat"
     assert summary.rows[0].median_ratio == pytest.approx(2.0)
+
+
+def test_a_tally_in_any_order_gives_the_summary_in_file_order():
+    # records come in the order they finish; the listed failures follow the files
+    position = {record["instance"]: i for i, record in enumerate(RECORDS)}
+    tally = Tally(["dpll:cdcl", "minisat22"], lambda record: position[record["instance"]])
+    for record in reversed(RECORDS):
+        tally.add(record)
+    assert failure_lines(tally.summary()) == failure_lines(
+        summarize(RECORDS, ["dpll:cdcl", "minisat22"])
+    )
+    assert summary_lines(tally.summary()) == summary_lines(
+        summarize(RECORDS, ["dpll:cdcl", "minisat22"])
+    )
+
+
+def test_a_tally_keeps_no_record_that_did_not_fail():
+    # every record was kept to the end: a fuzz run grew by 4 KB an instance (audit 18-F #1)
+    record = RECORDS[0]
+    tally = Tally(["dpll:cdcl", "minisat22"])
+    tally.add(json.loads(json.dumps(record)))  # (the first rows and counters)
+    tracemalloc.start()
+    try:
+        for _ in range(5000):
+            tally.add(json.loads(json.dumps(record)))  # a fresh record, as from a worker
+        grown = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert grown / 5000 < 300  # solve times and ratios, which the medians need (was 4 KB)
+    assert tally.summary().instances == 5001
