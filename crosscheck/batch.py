@@ -45,8 +45,13 @@ class BatchOptions:
 
 def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
     """What identifies a finished instance for ``--resume``: its file, the solvers run and
-    their seed (0 in records written before the seed was recorded, the default then)."""
-    name = record.get("path") or record.get("instance") or ""
+    their seed (0 in records written before the seed was recorded, the default then).
+
+    The file is its real path, as a batch tells files apart (`discover`): a batch started
+    as ``~/bench`` resumes as ``/data/bench`` when one is a link to the other (resuming
+    through a link checked everything again and logged every file twice)."""
+    path = record.get("path")
+    name = os.path.realpath(path) if path else record.get("instance") or ""
     return (name, tuple(record.get("solvers", ())), record.get("solver_seed", 0))
 
 
@@ -55,7 +60,7 @@ def instance_key(
 ) -> tuple[str, tuple[str, ...], int]:
     """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``
     with ``seed``."""
-    name = display_name(path) if path == "-" else os.path.abspath(path)
+    name = display_name(path) if path == "-" else os.path.realpath(path)
     return (name, tuple(solvers), seed)
 
 

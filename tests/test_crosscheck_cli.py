@@ -189,6 +189,18 @@ def test_json_lines_and_resume(batch, tmp_path):
     assert result.stdout.startswith("3 instances") and len(log.read_text().splitlines()) == 3
 
 
+def test_resume_through_a_link_to_the_same_folder_skips_what_is_recorded(batch, tmp_path):
+    # a batch dedupes files by their real path; --resume matched the path as spelled, so
+    # resuming through a link checked every file again and logged each one twice
+    log = tmp_path / "run.jsonl"
+    assert invoke("crosscheck", str(batch), "--json", str(log)).exit_code == 0
+    link = tmp_path / "link"
+    link.symlink_to(batch, target_is_directory=True)
+    result = invoke("crosscheck", str(link), "--json", str(log), "--resume")
+    assert "resuming: 3 of 3 already recorded" in result.stderr
+    assert result.stdout.startswith("3 instances") and len(log.read_text().splitlines()) == 3
+
+
 def test_resume_reruns_when_the_solvers_differ(batch, tmp_path):
     log = tmp_path / "run.jsonl"
     invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", str(log), "--solvers", "dpll")
