@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -176,8 +177,14 @@ def _is_terminal(stream: TextIO) -> bool:
 
 class _Progress:
     """One line of progress on stderr, drawn only when stderr is a terminal (never with
-    ``quiet``), redrawn at most ten times a second: a bar for a batch (:meth:`advance`),
-    or any status text (:meth:`show`, e.g. while shrinking)."""
+    ``quiet``): a bar for a batch (:meth:`advance`), or any status text (:meth:`show`,
+    e.g. while shrinking). Redrawn at most ten times a second as work is done, and every
+    half second meanwhile by a ticker thread, so that the count a skipped redraw left out
+    shows up and the clock runs while the workers are busy (a bar read "22/41, 0.1 s"
+    for the 6 s that the last instance took). Between `close` and the next draw nothing
+    is drawn: the caller prints its own lines then."""
+
+    TICK = 0.5
 
     def __init__(self, total: int, quiet: bool, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
@@ -189,40 +196,62 @@ class _Progress:
         self.last = 0.0
         self.drawn = False
         self.line = StatusLine(self.stream)
+        self.text: Callable[[float], str] = lambda now: ""  # the line, at time ``now``
+        self.lock = threading.Lock()
+        self.ticker: threading.Thread | None = None
 
-    def _draw(self, text: str, *, now: float, force: bool = False) -> None:
-        if self.shown and (force or now - self.last > 0.1):
-            self.last = now
-            self.line.show(text)
-            self.drawn = True
+    def _draw(self, text: Callable[[float], str], *, force: bool = False) -> None:
+        if not self.shown:
+            return
+        now = time.monotonic()
+        with self.lock:
+            self.text = text
+            if force or now - self.last > 0.1:
+                self.last = now
+                self.line.show(text(now))
+                self.drawn = True
+            if self.drawn and self.ticker is None:
+                self.ticker = threading.Thread(target=self._tick, daemon=True)
+                self.ticker.start()
+
+    def _tick(self) -> None:
+        while True:
+            time.sleep(self.TICK)
+            with self.lock:
+                if not self.drawn:  # closed: the caller is printing; the next draw restarts
+                    self.ticker = None
+                    return
+                now = time.monotonic()
+                self.last = now
+                self.line.show(self.text(now))
+
+    def _bar(self, now: float) -> str:
+        width = 30
+        filled = width * min(self.done, self.total) // self.total
+        bar = "=" * filled + (">" if filled < width else "") + " " * (width - filled - 1)
+        return (
+            f"[{bar[:width]}] {self.done}/{self.total}  {self.failed} failed  "
+            f"{now - self.started:.1f} s"
+        )
 
     def advance(self, failed: bool) -> None:
         """One more of ``total`` done (``failed`` or not): redraw the bar."""
         self.done += 1
         self.failed += failed
-        if self.total <= 0:
-            return
-        now = time.monotonic()
-        width = 30
-        filled = width * min(self.done, self.total) // self.total
-        bar = "=" * filled + (">" if filled < width else "") + " " * (width - filled - 1)
-        self._draw(
-            f"[{bar[:width]}] {self.done}/{self.total}  {self.failed} failed  "
-            f"{now - self.started:.1f} s",
-            now=now,
-            force=self.done == self.total,
-        )
+        if self.total > 0:
+            self._draw(self._bar, force=self.done == self.total)
 
     def show(self, text: str) -> None:
         """Draw ``text`` (with the seconds since the start) in place of what was there."""
-        now = time.monotonic()
-        self._draw(f"{text}  {now - self.started:.1f} s", now=now)
+        self._draw(lambda now: f"{text}  {now - self.started:.1f} s")
 
     def close(self) -> None:
         """Clear the line (so that what follows starts on a clean one)."""
-        if self.shown and self.drawn:
-            self.line.clear()
-            self.drawn = False
+        with self.lock:
+            if self.shown and self.drawn:
+                self.line.clear()
+                self.drawn = False
+            self.last = 0.0  # the next draw is not held back
 
 
 def _shrink_progress(progress: _Progress, what: str) -> Callable[[int, int, int], None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -1049,3 +1050,26 @@ def test_a_stopped_batch_exits_130_unless_something_failed(tmp_path, monkeypatch
     monkeypatch.setattr(cli, "run_fuzz", fuzz_stopped)
     result = invoke("fuzz", "-n", "5", "-s", "dpll")
     assert "interrupted after 0 of 5 instances" in result.stderr and result.exit_code == 130
+
+
+def test_the_progress_bar_catches_up_and_its_clock_runs_while_workers_are_busy(monkeypatch):
+    # a redraw skipped (ten a second at most) was never made: "22/41 … 0.1 s" stayed on the
+    # screen for the 6 s the last instance took (audit 18-F #4)
+    monkeypatch.setattr(cli, "_is_terminal", lambda stream: True)
+    stream = _Terminal()
+    progress = cli._Progress(3, False, stream)
+    progress.TICK = 0.05
+    progress.advance(False)
+    progress.advance(False)  # within 0.1 s of the first: not drawn now
+    assert "2/3" not in stream.getvalue()
+    deadline = time.monotonic() + 30  # (a generous wait, not a speed limit)
+    while "2/3" not in stream.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "] 2/3  0 failed" in stream.getvalue()
+    progress.close()  # the ticker stops drawing once the line is cleared
+    while progress.ticker is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert progress.ticker is None
+    cleared = stream.getvalue()
+    time.sleep(0.2)
+    assert stream.getvalue() == cleared
