@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -21,13 +21,14 @@ from formats.errors import FormatError
 from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
-from puzzles.hitman_explore import Exploration, explore
-from puzzles.hitman_sat import KnowledgeBase
-from puzzles.hitman_trace import load_traces, replay
-from puzzles.hitman_world import CODES, HitmanMap, choose_map, known_names, load_maps, render_grid
 from puzzles.loader import load_puzzle
 from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
 from puzzles.zebra import Puzzle, encode
+
+if TYPE_CHECKING:  # the Hitman modules (and pysat.card) load only for `puzzle hitman`
+    from puzzles.hitman_explore import Exploration
+    from puzzles.hitman_sat import KnowledgeBase
+    from puzzles.hitman_world import HitmanMap
 
 HEURISTICS = {"classic": CLASSIC_HEURISTICS, "cdcl": CDCL_HEURISTICS}
 EXIT_SOLVED = 10
@@ -312,6 +313,9 @@ def hitman_command(
     inputs = (maps_path,) if trace_path is None else (maps_path, trace_path)
     if cnf_path is not None:
         check_output(cnf_path, inputs=inputs)
+    from puzzles.hitman_explore import explore
+    from puzzles.hitman_world import choose_map, known_names, load_maps
+
     maps = load_maps(maps_path)
     if trace_path is not None:
         _hitman_replay(maps, maps_path, map_name, trace_path, index, cnf_path, as_json, quiet)
@@ -373,6 +377,8 @@ def compact_actions(actions: list[str]) -> str:
 
 
 def _hitman_legend() -> str:
+    from puzzles.hitman_world import CODES
+
     codes = ", ".join(f"{code} {name}" for name, code in CODES.items())
     return (
         f"Codes: {codes}; G = guard, C = civilian, the arrow is where he faces;"
@@ -388,6 +394,8 @@ def _world_line(world: HitmanMap) -> str:
 
 
 def _hitman_text(result: Exploration) -> str:
+    from puzzles.hitman_world import render_grid
+
     world = result.world
     marks = {cell: HITMAN_MARKS["deduced"] for cell in result.deduced}
     marks.update({cell: HITMAN_MARKS["guessed"] for cell in result.guessed})
@@ -418,6 +426,8 @@ def _rows(m: int, n: int, cells: dict, missing: str | None = None) -> list[list[
 
 
 def _hitman_json(result: Exploration, cnf_path: str | None) -> dict[str, Any]:
+    from puzzles.hitman_world import CODES
+
     world = result.world
     return {
         "map": world.name,
@@ -459,6 +469,9 @@ def _hitman_replay(
     as_json: bool,
     quiet: bool,
 ) -> None:
+    from puzzles.hitman_trace import load_traces, replay
+    from puzzles.hitman_world import choose_map, render_grid
+
     traces = load_traces(trace_path)
     if index > len(traces):
         held = _count(len(traces), "trace")

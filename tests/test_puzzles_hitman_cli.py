@@ -205,8 +205,8 @@ def test_ctrl_c_and_sigterm_give_no_answer_and_exit_zero(monkeypatch, tmp_path) 
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt  # (SIGTERM arrives as this too: formats.cli)
 
-    monkeypatch.setattr(cli, "explore", stopped)
-    monkeypatch.setattr(cli, "replay", stopped)
+    monkeypatch.setattr("puzzles.hitman_explore.explore", stopped)  # (puzzles.cli imports
+    monkeypatch.setattr("puzzles.hitman_trace.replay", stopped)  # them when hitman runs)
     cnf = tmp_path / "kb.cnf"
     text = run(MAPS, "--map", "default_world", "--cnf", cnf)
     assert (text.exit_code, text.stdout, text.stderr) == (0, "", "interrupted: no answer\n")

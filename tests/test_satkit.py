@@ -76,6 +76,12 @@ def test_help_and_version_import_no_command() -> None:
     assert _modules_after(["--version"], *heavy, "importlib.metadata") == [False] * 9
 
 
+def test_the_zebra_puzzles_do_not_load_hitman() -> None:
+    # the Hitman modules and pysat.card cost 6.6 ms of a 55 ms start (audit 18-A #5)
+    loaded = _modules_after(["puzzle", "einstein"], "puzzles.hitman_explore", "pysat.card")
+    assert loaded == [False, False]
+
+
 def test_maze_solve_with_our_solver_does_not_load_psutil() -> None:
     args = ["maze", "solve", "-q", "data/maze/example.txt"]
     assert _modules_after(args, "psutil", "crosscheck.external") == [False, False]
