@@ -167,6 +167,7 @@ class CDCLEngine:
         self.walk_patience = walk_patience
         self.start_pending = occurrence_start  # start_from_occurrences before the first search
         self.user_phase: list[int] = [-1]  # by variable: set_phases's polarity; -1 = none
+        self.preferred: set[int] = set()  # variables whose saved phase prefer_phases chose
         self.walk_rng = random.Random(seed)
         self.walk_best = 1 << 62  # fewest unsatisfied clauses any walk reached
         self.walk_fails = 0  # walks in a row that did not improve on walk_best
@@ -1042,7 +1043,8 @@ class CDCLEngine:
     def start_from_occurrences(self) -> None:
         """Start VSIDS from the clauses (Chaff's initial scores): until conflicts say
         otherwise, decide the variables that occur most first, each with its more
-        frequent polarity as its saved phase (unless both are equally frequent).
+        frequent polarity as its saved phase (unless both are equally frequent, or
+        `prefer_phases` chose it).
 
         Without a seed the order is a list the decision cursor walks, ties by number,
         so no variable enters the heap before it is bumped; with a seed, whose random
@@ -1061,10 +1063,13 @@ class CDCLEngine:
                 counts[q] += 1
         positive = counts[2::2]  # by variable - 1
         negative = counts[3::2]
+        kept = {v: self.phase[v] for v in self.preferred}
         self.phase[1:] = [
             ph if p == q else (0 if p > q else 1)
             for ph, p, q in zip(self.phase[1:], positive, negative, strict=True)
         ]
+        for v, ph in kept.items():
+            self.phase[v] = ph
         occurrences = [0, *map(add, positive, negative)]  # by variable
         if self.rng is None:
             order = [0, *sorted(range(1, nvars + 1), key=occurrences.__getitem__, reverse=True)]
@@ -1241,6 +1246,19 @@ class CDCLEngine:
             self.ensure_vars(top)
         for lit in lits:
             self.user_phase[abs(lit)] = 0 if lit > 0 else 1
+
+    def prefer_phases(self, lits: list[int]) -> None:
+        """Decide these polarities next time their variables are branched on (DIMACS
+        literals), as saved phases: phase saving and target phases may change them later
+        (a soft `set_phases`, as PySAT's Minisat22's)."""
+        top = max((abs(lit) for lit in lits), default=0)
+        if top > self.nvars:
+            self.ensure_vars(top)
+        for lit in lits:
+            v = abs(lit)
+            self.phase[v] = 0 if lit > 0 else 1
+            self.target[v] = -1
+            self.preferred.add(v)
 
     def propagate_assumptions(
         self, assumptions: list[int], phase_saving: int = 0

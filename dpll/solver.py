@@ -675,6 +675,16 @@ class Solver:
             raise NotImplementedError("set_phases is available in the cdcl mode only")
         method(self._checked(literals))
 
+    def prefer_phases(self, literals: Iterable[int] = ()) -> None:
+        """Prefer these polarities next time their variables are branched on, as phase
+        saving may change them later (what PySAT's Minisat22 does for ``set_phases``): a
+        heuristic, where `set_phases` is a rule. satkit's own; ``cdcl`` only."""
+        engine = self._live()
+        method = getattr(engine, "prefer_phases", None)
+        if method is None:
+            raise NotImplementedError("prefer_phases is available in the cdcl mode only")
+        method(self._checked(literals))
+
     def interrupt(self) -> None:
         """Stop the running (or next) `solve_limited` call; it returns None.
 

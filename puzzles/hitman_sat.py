@@ -428,9 +428,10 @@ class KnowledgeBase:
         return new
 
     def _steer(self, classes: list[list[Cell]], witnessed: list[set[str]]) -> None:
-        """Ask the solver to prefer contents no model of this round has shown (phases only:
-        a heuristic that makes each model witness more, never a constraint)."""
-        self._solver.set_phases(
+        """Ask the solver to prefer contents no model of this round has shown (saved phases
+        only: a heuristic that makes each model witness more, never a rule that outlives
+        the round, as the hard `set_phases` would be)."""
+        self._solver.prefer_phases(
             [
                 self.var(cell, content) * (-1 if content in witnessed[index] else 1)
                 for index, members in enumerate(classes)

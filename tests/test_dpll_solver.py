@@ -775,3 +775,15 @@ def test_the_rest_of_pysats_interface_says_it_is_unsupported(name, args) -> None
 def _pysat_methods() -> list[str]:
     """The public methods of PySAT's Solver (its whole interface)."""
     return [name for name in dir(PySATSolver) if not name.startswith("_")]
+
+
+def test_prefer_phases_is_the_soft_set_phases() -> None:
+    # satkit's own: steers the next decisions as saved phases (the Hitman explorer's use)
+    with Solver(bootstrap_with=[[1, 2, 3]]) as s:
+        s.prefer_phases([-1, 2, -3])
+        assert s.solve() and s.get_model() == [-1, 2, -3]
+    with Solver(bootstrap_with=[[-1, 2], [-1, 3]]) as s:  # -1 occurs, 1 does not
+        s.prefer_phases([1])  # chosen before the first solve: the counts do not override it
+        assert s.solve() and s.get_model() == [1, 2, 3]
+    with Solver(mode="classic") as s, pytest.raises(NotImplementedError):
+        s.prefer_phases([1])
