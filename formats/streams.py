@@ -273,22 +273,39 @@ class _Waiting:
         self.raw = raw
 
     def read(self, size: int = -1) -> bytes:
-        while True:
+        """``size`` bytes, fewer only at the end (all of them for -1), as a blocking read
+        gives: a short first read would cut the compression magic in two."""
+        pieces: list[bytes] = []
+        got = 0
+        while size < 0 or got < size:
             try:
-                chunk = self.raw.read(size)
+                chunk = self.raw.read(-1 if size < 0 else size - got)
             except BlockingIOError:
                 chunk = None
-            if chunk is not None:
-                return chunk
-            select.select([self.raw], [], [])
+            if chunk is None:  # nothing yet: wait for more
+                select.select([self.raw], [], [])
+                continue
+            if not chunk:  # the end
+                break
+            pieces.append(chunk)
+            got += len(chunk)
+        return b"".join(pieces)
 
     def fileno(self) -> int:
         return self.raw.fileno()
 
 
 def _stdin() -> IO[bytes]:
-    """Standard input's bytes, wrapped in `_Waiting` when it is in non-blocking mode."""
-    raw = sys.stdin.buffer
+    """Standard input's bytes, wrapped in `_Waiting` when it is in non-blocking mode.
+
+    A closed standard input (``<&-``) is an OSError (``Bad file descriptor``), as ``cat``
+    says, and a text stream without bytes (a caller's ``io.StringIO``) gives its text."""
+    stream = sys.stdin
+    if stream is None:  # started with it closed: Python makes it None
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        return io.BytesIO(stream.read().encode("utf-8", "surrogateescape"))
     try:
         blocking = os.get_blocking(raw.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
