@@ -12,6 +12,7 @@ field (:func:`record_problem`): a hand-edited or foreign log is one error line.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -51,8 +52,23 @@ def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
     as ``~/bench`` resumes as ``/data/bench`` when one is a link to the other (resuming
     through a link checked everything again and logged every file twice)."""
     path = record.get("path")
-    name = os.path.realpath(path) if path else record.get("instance") or ""
+    name = real_path(path) if path else record.get("instance") or ""
     return (name, tuple(record.get("solvers", ())), record.get("solver_seed", 0))
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(folder: str) -> str:
+    return os.path.realpath(folder)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def real_path(path: str) -> str:
+    """``os.path.realpath(path)``, its folder's resolved once for the many files of a batch
+    (a link to the file itself is still followed), each path once while a batch's keys
+    are compared: --resume through a big log resolved every path six times."""
+    folder, name = os.path.split(os.path.abspath(path))
+    full = os.path.join(_real_folder(folder), name)
+    return os.path.realpath(full) if os.path.islink(full) else full
 
 
 def instance_key(
@@ -60,7 +76,7 @@ def instance_key(
 ) -> tuple[str, tuple[str, ...], int]:
     """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``
     with ``seed``."""
-    name = display_name(path) if path == "-" else os.path.realpath(path)
+    name = display_name(path) if path == "-" else real_path(path)
     return (name, tuple(solvers), seed)
 
 
