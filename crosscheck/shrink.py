@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from crosscheck.check import FAILURES, CheckOptions, check_instance
 from crosscheck.instances import Instance
@@ -107,12 +107,21 @@ class _Budget(Exception):
     """The check budget ran out: keep what has been shrunk so far."""
 
 
+class Shrunk(NamedTuple):
+    """What `shrink_clauses` found: the smallest failing clauses, how many checks it took,
+    and whether the budget ran out with candidates left to try (it may shrink further)."""
+
+    clauses: Clauses
+    checks: int
+    out_of_checks: bool
+
+
 def shrink_clauses(
     clauses: Sequence[Sequence[int]],
     fails: Callable[[Clauses], bool],
     *,
     max_checks: int = 5000,
-) -> tuple[Clauses, int]:
+) -> Shrunk:
     """Shrink ``clauses`` while ``fails`` holds (``fails(clauses)`` must hold at the start).
 
     Returns the smallest failing clause list found and the number of calls
@@ -120,11 +129,11 @@ def shrink_clauses(
     failing candidate is taken as the new formula, so the last one is the
     smallest). Variables are not renumbered here (see :func:`renumber`).
 
-    >>> small, _ = shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs)
+    >>> small, _, _ = shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs)
     >>> small
     [[3]]
     >>> shrink_clauses([[1, 2], [3], [-1, 4], [2, 5]], lambda cs: [3] in cs, max_checks=2)
-    ([[1, 2], [3]], 2)
+    Shrunk(clauses=[[1, 2], [3]], checks=2, out_of_checks=True)
     """
     current: Clauses = [list(clause) for clause in clauses]
     smallest = current
@@ -148,8 +157,8 @@ def shrink_clauses(
             current = _literal_pass(current, test)
             changed = (len(current), sum(map(len, current))) != before
     except _Budget:
-        current = smallest
-    return current, checks
+        return Shrunk(smallest, checks, True)
+    return Shrunk(current, checks, False)
 
 
 def _clause_pass(clauses: Clauses, test: Callable[[Clauses], bool]) -> Clauses:
@@ -273,7 +282,9 @@ def shrink_instance(
         return failed
 
     try:
-        clauses, _ = shrink_clauses(instance.clauses, fails, max_checks=max_checks - checks)
+        clauses, _, out_of_checks = shrink_clauses(
+            instance.clauses, fails, max_checks=max_checks - checks
+        )
     except KeyboardInterrupt:
         failures = failure_signature(kept) & target
         return ShrinkResult(kept_clauses, nvars, checks, original, failures, kept, True)
@@ -287,6 +298,7 @@ def shrink_instance(
         if no_gain or (candidate, candidate_vars) in tried:
             continue  # nothing to gain over the formula as it stands, or already tried
         if checks >= max_checks:
+            out_of_checks = True  # a renumbering left untried
             break
         tried.append((candidate, candidate_vars))
         try:
@@ -299,7 +311,7 @@ def shrink_instance(
             clauses, nvars, kept = candidate, candidate_vars, record
             break
     failures = failure_signature(kept) & target
-    out_of_checks = checks >= max_checks and not interrupted
+    out_of_checks = out_of_checks and not interrupted
     return ShrinkResult(
         clauses, nvars, checks, original, failures, kept, interrupted, out_of_checks
     )

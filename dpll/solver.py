@@ -202,7 +202,7 @@ def _unsupported(name: str, what: str) -> Callable[..., NoReturn]:
     ``except NotImplementedError`` works with either solver."""
 
     def method(self: Solver, *args: Any, **kwargs: Any) -> NoReturn:
-        raise NotImplementedError(f"{what} are not supported by satkit's solver")
+        raise NotImplementedError(f"{name}: {what} are not supported by satkit's solver")
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Not supported ({what}): raises NotImplementedError, as in PySAT's MiniSat."
@@ -463,7 +463,7 @@ class Solver:
     # the rest of PySAT's interface, which its MiniSat does not offer either
     activate_atmost = _unsupported("activate_atmost", "native cardinality constraints")
     add_xor_clause = _unsupported("add_xor_clause", "XOR clauses")
-    set_activities = _unsupported("set_activities", "variable activities set from outside")
+    set_activities = _unsupported("set_activities", "activities set from outside")
     is_decision = _unsupported("is_decision", "external propagators")
     connect_propagator = _unsupported("connect_propagator", "external propagators")
     disconnect_propagator = _unsupported("disconnect_propagator", "external propagators")
@@ -473,13 +473,13 @@ class Solver:
     observe = _unsupported("observe", "external propagators")
     reset_observed = _unsupported("reset_observed", "external propagators")
     ignore = _unsupported("ignore", "external propagators")
-    sync_vars = _unsupported("sync_vars", "variable synchronisation")
-    sync_vpool = _unsupported("sync_vpool", "variable synchronisation")
-    attach_vpool = _unsupported("attach_vpool", "variable synchronisation")
-    set_xscope = _unsupported("set_xscope", "extension-variable mining")
-    xpairs = _unsupported("xpairs", "extension-variable mining")
-    xpin = _unsupported("xpin", "extension-variable mining")
-    xunpin = _unsupported("xunpin", "extension-variable mining")
+    sync_vars = _unsupported("sync_vars", "variable pools kept in step")
+    sync_vpool = _unsupported("sync_vpool", "variable pools kept in step")
+    attach_vpool = _unsupported("attach_vpool", "variable pools kept in step")
+    set_xscope = _unsupported("set_xscope", "extension variables")
+    xpairs = _unsupported("xpairs", "extension variables")
+    xpin = _unsupported("xpin", "extension variables")
+    xunpin = _unsupported("xunpin", "extension variables")
 
     def supports_atmost(self) -> bool:
         """False: AtMost constraints are not native here (encode them, e.g. ``pysat.card``)."""

@@ -159,4 +159,5 @@ def _looks_like_dp(block: bytes) -> bool:
     if detect_format(block) != "assignment":
         return False
     line = next((text for text in block.split(b"\n") if text.strip()), b"")
-    return all(token.lstrip(b"-").isdigit() for token in line.split())
+    words = before_comment(line.decode("utf-8", "replace").split())
+    return all(word.lstrip("-").isdigit() for word in words)

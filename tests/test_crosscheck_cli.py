@@ -947,6 +947,12 @@ def test_shrink_spends_at_most_max_checks_and_says_how_many(
     ran_out = len(calls) == budget
     assert (f"--max-checks {budget} ran out" in result.stdout) == ran_out
     assert ("stopped by --max-checks" in shrunk) == ran_out
+    if not ran_out:  # a budget of exactly what the shrink needed did not run out (review 18b)
+        needed = len(calls)
+        exact = str(tmp_path / "exact.cnf")
+        again = invoke("shrink", str(source), "--solvers", f"minisat22,{unsat_with_five}",
+                       "--max-checks", str(needed), "-o", exact)  # fmt: skip
+        assert f" in {needed} {word} (" in again.stdout and "ran out" not in again.stdout
 
 
 class _Terminal(io.StringIO):

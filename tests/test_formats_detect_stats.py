@@ -191,6 +191,7 @@ def test_stats_work_grows_with_the_formula_not_the_header():
         ("1 -2\n3 0\n-1 0\n", [[1, -2, 3], [-1]], "dimacs"),
         ("1 0 2\n0\n", [[1], [2]], "dimacs"),  # `0 inside a clause line` for the DP reader
         ("-4 -1 5 00\n4 0\n", [[-4, -1, 5], [4]], "dimacs"),  # no DP input: no line `0`
+        ("1 2 00 c\n-2\n0\n", [[1, 2], [-2]], "dimacs"),  # solve read it without the warning
         # a DP input whose first line ends in a DIMACS-style `00` (as `satkit dp` reads it)
         ("1 00\n-1 2\n-2\n0\n", [[1], [-1, 2], [-2]], "assignment"),
         ("1 -2\n0\nkey\n", [[1, -2]], "assignment"),
@@ -201,7 +202,10 @@ def test_every_reader_falls_back_to_dimacs_alike(tmp_path, text, clauses, kind):
     path.write_text(text)
     formula, read_as = read_formula(path)
     assert (formula.clauses, read_as) == (clauses, kind)
-    assert read_dimacs_or_dp(path).clauses == clauses
+    read = read_dimacs_or_dp(path)
+    assert read.clauses == clauses
+    if kind == "dimacs":  # the same warnings (solve also says when it reads DP input)
+        assert [str(w) for w in read.warnings] == [str(w) for w in formula.warnings]
     assert load_instance(str(path)).clauses == clauses
 
 
