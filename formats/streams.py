@@ -295,6 +295,21 @@ class _Waiting:
         return self.raw.fileno()
 
 
+class _Terminal:
+    """Standard input typed at a terminal, read a line at a time (``read1``): a buffered
+    read of many bytes takes the lines typed so far at the first Ctrl-D, and a terminal's
+    end of input is not kept, so a second Ctrl-D was needed (``cat`` needs one)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def read(self, size: int = -1) -> bytes:
+        return self.raw.read1(size)  # type: ignore[attr-defined]
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+
 def _stdin() -> IO[bytes]:
     """Standard input's bytes, wrapped in `_Waiting` when it is in non-blocking mode.
 
@@ -307,10 +322,14 @@ def _stdin() -> IO[bytes]:
     if raw is None:
         return io.BytesIO(stream.read().encode("utf-8", "surrogateescape"))
     try:
-        blocking = os.get_blocking(raw.fileno())
+        fd = raw.fileno()
+        blocking = os.get_blocking(fd)
+        terminal = os.isatty(fd)
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        blocking = True  # no descriptor (a test's in-memory stdin): reads never return None
-    return raw if blocking else _Waiting(raw)  # type: ignore[return-value]
+        return raw  # no descriptor (a test's in-memory stdin): reads never return None
+    if not blocking:
+        return _Waiting(raw)  # type: ignore[return-value]
+    return _Terminal(raw) if terminal else raw  # type: ignore[return-value]
 
 
 def _read_all(handle: IO[bytes], name: str) -> bytes:

@@ -701,3 +701,29 @@ def test_a_closed_stdin_is_one_error_line(tmp_path):
 def test_a_text_stdin_set_by_a_calling_script_is_read(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("p cnf 1 1\n1 0\n"))
     assert read_bytes("-") == b"p cnf 1 1\n1 0\n"
+
+
+def test_a_formula_typed_at_a_terminal_ends_at_one_ctrl_d():
+    # a buffered read took the lines typed so far at the first Ctrl-D, and a terminal does
+    # not keep its end of input: a second Ctrl-D was needed, where cat needs one
+    import pty
+    import subprocess
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    main, terminal = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "satkit", "solve", "-q", "-"],
+        stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root,
+    )
+    os.close(terminal)
+    try:
+        time.sleep(0.3)
+        os.write(main, b"p cnf 1 2\n1 0\n-1 0\n")
+        time.sleep(0.3)
+        os.write(main, b"\x04")  # one Ctrl-D
+        out, _ = child.communicate(timeout=120)  # (a hang guard, not a speed limit)
+    finally:
+        child.kill()
+        os.close(main)
+    assert (child.returncode, out) == (20, b"s UNSATISFIABLE\n")
