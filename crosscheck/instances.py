@@ -177,13 +177,15 @@ def maze_instance(
     )
 
 
-def _named_key(names: dict[int, str], file: str) -> Key | None:
+def _named_key(
+    names: dict[int, str], file: str, lines: dict[int, int] | None = None
+) -> Key | None:
     """The key from ``c var`` names, using only names written ``At(…)``/``Has(…)``/``Aux(…)``
     (other tools' names, such as ``x 3``, must not be mistaken for atoms)."""
     chosen = {var: name for var, name in names.items() if _NAMED_ATOM.fullmatch(name.strip())}
     if not chosen:
         return None
-    key = key_from_names(chosen, file)
+    key = key_from_names(chosen, file, lines)
     return key if key.at else None
 
 
@@ -309,13 +311,13 @@ def load_instance(
     key = None
     try:
         if kind == "dimacs":
-            key = _named_key(formula.names, name)
+            key = _named_key(formula.names, name, formula.name_lines)
         if key is None and formula.back_matter:
             parsed = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
             key = parsed if parsed.at else None
     except FormatError as exc:
         unusable = exc.message
-        where = f"line {exc.line}: " if exc.line else ""
+        where = f"{name}:{exc.line}: " if exc.line else ""  # (printed as the file's warning)
         notes.append(f"{where}the key is not used ({exc.message}): checked as a plain CNF")
     instance = Instance(name, formula.clauses, formula.nvars, "cnf", family, absolute, notes=notes)
     if key is not None:

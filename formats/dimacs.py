@@ -444,6 +444,7 @@ class _Reader:
                 if before is not None and before != name:
                     self.warn(line, f"variable {var} is named again: {name!r} replaces {before!r}")
                 self.formula.names[var] = name
+                self.formula.name_lines[var] = line
                 return
         elif text.startswith(BACK_MATTER_PREFIX):
             try:

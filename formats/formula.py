@@ -27,6 +27,8 @@ class Formula:
     - ``back_matter_line``: the file line where the back matter begins (a DP input's
       line after the ``0``; a DIMACS file's first ``c back-matter`` comment), for
       messages about it; None when unknown. Not part of equality.
+    - ``name_lines``: the file line of each name's ``c var`` comment, for messages about
+      it (empty when unknown). Not part of equality.
     """
 
     nvars: int = 0
@@ -37,6 +39,7 @@ class Formula:
     warnings: list[FormatWarning] = field(default_factory=list)
     declared_clauses: int | None = None
     back_matter_line: int | None = field(default=None, compare=False)
+    name_lines: dict[int, int] = field(default_factory=dict, compare=False)
 
     @property
     def max_var(self) -> int:

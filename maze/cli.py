@@ -263,7 +263,7 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     """
     formula, _kind = read_formula(path, strict=strict)
     name = display_name(path)
-    key = key_from_names(formula.names, name) if formula.names else None
+    key = key_from_names(formula.names, name, formula.name_lines) if formula.names else None
     if (key is None or not key.at) and formula.back_matter:
         key = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
     return formula, key if key is not None and key.at else None

@@ -281,7 +281,7 @@ def _key(source: str | Formula | Key | None, file: str, first_line: int) -> Key 
     key: Key | None = None
     if isinstance(source, Formula):
         if source.names:
-            key = key_from_names(source.names, file)
+            key = key_from_names(source.names, file, source.name_lines)
         if (key is None or not key.at) and source.back_matter:
             key = parse_key(source.back_matter, file, first_line)
     elif isinstance(source, str):

@@ -203,12 +203,15 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
 
 
 def key_from_names(
-    names: Mapping[int, str] | Iterable[tuple[int, str]], name: str = "<string>"
+    names: Mapping[int, str] | Iterable[tuple[int, str]],
+    name: str = "<string>",
+    lines: Mapping[int, int] | None = None,
 ) -> Key:
-    """A :class:`Key` from a name table (e.g. a DIMACS file's ``c var n NAME`` comments)."""
+    """A :class:`Key` from a name table (e.g. a DIMACS file's ``c var n NAME`` comments);
+    ``lines``, when known, gives the file line naming each atom, for errors."""
     key = Key(source=_source(name))
     seen: dict[str, int] = {}
     items = names.items() if isinstance(names, Mapping) else names
     for atom, label in sorted(items):
-        _add(key, seen, atom, label, None, name)
+        _add(key, seen, atom, label, None if lines is None else lines.get(atom), name)
     return key

@@ -258,12 +258,13 @@ def test_we_write_the_path_line_they_write(compat):
         (  # a buggy key over good clauses (seed 001: the back matter is ignored)
             "S2ang__SAT-solver/FrontEndOutput.txt",
             "UNSAT",
-            "line 411: the key is not used (Has(GOLD,0) is named twice in the key",
+            "FrontEndOutput.txt:411: the key is not used (Has(GOLD,0) is named twice in the key",
         ),
         (  # the toll variant's key: its walks are not ours to validate
             "jbour20__davisputnam/outputs/davis_putnam_input.txt",
             "SAT",
-            "line 785: the key is not used (Available(GOLD,0): this key is of the toll variant",
+            "davis_putnam_input.txt:785: the key is not used (Available(GOLD,0): this key is of"
+            " the toll variant",
         ),
     ],
 )
@@ -291,7 +292,7 @@ def test_crosscheck_checks_a_cnf_whose_var_names_name_an_atom_twice_as_plain(tmp
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout.splitlines()[0])
     assert (record["kind"], record["answer"]) == ("cnf", "SAT")
-    assert "the key is not used (At(A,0) is named twice" in result.stderr
+    assert f"{cnf}:2: the key is not used (At(A,0) is named twice" in result.stderr
 
 
 def test_our_node_time_key_is_the_key_their_front_end_wrote(compat, tmp_path):

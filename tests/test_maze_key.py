@@ -113,3 +113,14 @@ def test_keys_of_real_files(relative, at_atoms, has_atoms):
     key = parse_key("\n".join(lines[zero + 1 :]), relative, zero + 2)
     assert (len(key.at), len(key.has)) == (at_atoms, has_atoms)
     assert key.steps in (3, 5)
+
+
+def test_an_atom_named_twice_in_var_comments_names_the_comment_line():
+    # `maze decode --cnf` and crosscheck gave no line for a name table (audit 18-G #5)
+    from formats.dimacs import parse_dimacs
+
+    text = "c var 1 At(A,0)\nc var 2 Has(G,0)\nc var 3 Has(G,0)\np cnf 3 1\n1 0\n"
+    formula = parse_dimacs(text, "k.cnf")
+    with pytest.raises(FormatError) as caught:
+        key_from_names(formula.names, "k.cnf", formula.name_lines)
+    assert (caught.value.file, caught.value.line) == ("k.cnf", 3)
