@@ -146,8 +146,16 @@ def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool],
     for number, clause in enumerate(clauses, start=1):
         if isdisjoint(clause):
             shown = " ".join(map(str, clause)) or "(empty clause)"
+            unset = [abs(lit) for lit in clause if abs(lit) not in valuation]
+            why = ""
+            if unset:  # an answer for another CNF (another encoding), or one cut short
+                top = max(valuation, default=0)
+                why = (
+                    f": the answer gives variable {unset[0]} no value (it names variables up to"
+                    f" {top}): it is for another CNF, or cut short"
+                )
             raise FormatError(
-                file, None, f"the model does not satisfy clause {number} of the CNF: {shown}"
+                file, None, f"the model does not satisfy clause {number} of the CNF: {shown}{why}"
             )
 
 

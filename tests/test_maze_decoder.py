@@ -90,8 +90,16 @@ def test_first_time_all_held():
 
 def test_check_model_partial_and_negative():
     check_model([[1, -2], [-3]], {1: True, 3: False}, "m")
-    with pytest.raises(FormatError, match="clause 2"):
+    with pytest.raises(FormatError, match="clause 2") as caught:
         check_model([[1], [-3]], {1: True}, "m")  # 3 missing: -3 is not satisfied
+    # an answer for another CNF (or cut short) is said to be one (audit 18-H #1)
+    assert caught.value.message.endswith(
+        "the answer gives variable 3 no value (it names variables up to 1): it is for another"
+        " CNF, or cut short"
+    )
+    with pytest.raises(FormatError) as caught:
+        check_model([[1], [-1, 2]], {1: True, 2: False}, "m")  # every variable set: wrong
+    assert caught.value.message == "the model does not satisfy clause 2 of the CNF: -1 2"
     with pytest.raises(FormatError, match=r"\(empty clause\)"):
         check_model([[]], {}, "m")
 
