@@ -61,12 +61,17 @@ def _real_folder(folder: str) -> str:
     return os.path.realpath(folder)
 
 
-@functools.lru_cache(maxsize=1 << 17)
 def real_path(path: str) -> str:
     """``os.path.realpath(path)``, its folder's resolved once for the many files of a batch
     (a link to the file itself is still followed), each path once while a batch's keys
-    are compared: --resume through a big log resolved every path six times."""
-    folder, name = os.path.split(os.path.abspath(path))
+    are compared: --resume through a big log resolved every path six times. (The caches
+    hold absolute paths only: a relative one means another file in another folder.)"""
+    return _real_absolute(os.path.abspath(path))
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _real_absolute(path: str) -> str:
+    folder, name = os.path.split(path)
     full = os.path.join(_real_folder(folder), name)
     return os.path.realpath(full) if os.path.islink(full) else full
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -188,3 +189,19 @@ def test_a_log_record_nested_too_deeply_is_a_format_error(tmp_path):
     assert str(info.value) == f"{log}:1: not a JSON record: nested too deeply"
     log.write_text("[" * 100_000 + "]" * 100_000)  # as a torn last line: cut on resume
     assert read_log(str(log)) == []
+
+
+def test_real_path_follows_links_and_the_working_folder(tmp_path, monkeypatch):
+    # resolved like os.path.realpath, with caches that hold absolute paths only: a relative
+    # name means another file once the working folder changes (satkit.main called twice)
+    from crosscheck.batch import real_path
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.cnf").write_text("p cnf 0 0\n")
+    (tmp_path / "link").symlink_to(tmp_path / "a", target_is_directory=True)
+    (tmp_path / "a" / "f-link.cnf").symlink_to(tmp_path / "a" / "b" / "f.cnf")
+    for path in ("a/b/f.cnf", "link/b/f.cnf", "a/f-link.cnf", "link/f-link.cnf", "f.cnf"):
+        monkeypatch.chdir(tmp_path)
+        assert real_path(path) == os.path.realpath(path), path
+        monkeypatch.chdir(tmp_path / "a")
+        assert real_path(path) == os.path.realpath(path), path
