@@ -64,9 +64,11 @@ def _real_folder(folder: str) -> str:
 def real_path(path: str) -> str:
     """``os.path.realpath(path)``, its folder's resolved once for the many files of a batch
     (a link to the file itself is still followed), each path once while a batch's keys
-    are compared: --resume through a big log resolved every path six times. (The caches
-    hold absolute paths only: a relative one means another file in another folder.)"""
-    return _real_absolute(os.path.abspath(path))
+    are compared: --resume through a big log resolved every path six times. The caches
+    hold absolute paths only (a relative one means another file in another folder), with
+    ``..`` left for `os.path.realpath` (``link/../f`` is beside the link's target), and
+    `forget_real_paths` empties them (a batch starts with it: links may have moved)."""
+    return _real_absolute(path if os.path.isabs(path) else os.path.join(os.getcwd(), path))
 
 
 @functools.lru_cache(maxsize=1 << 17)
@@ -74,6 +76,12 @@ def _real_absolute(path: str) -> str:
     folder, name = os.path.split(path)
     full = os.path.join(_real_folder(folder), name)
     return os.path.realpath(full) if os.path.islink(full) else full
+
+
+def forget_real_paths() -> None:
+    """Empty `real_path`'s caches."""
+    _real_absolute.cache_clear()
+    _real_folder.cache_clear()
 
 
 def instance_key(

@@ -26,6 +26,7 @@ from crosscheck.batch import (
     BatchOptions,
     ResultLog,
     check_paths,
+    forget_real_paths,
     instance_key,
     latest_records,
     pending_paths,
@@ -383,6 +384,7 @@ def crosscheck_command(
     options = BatchOptions(
         CheckOptions(solvers, timeout, proofs, seed), encoding, maze_path, strict, jobs, maze_data
     )
+    forget_real_paths()  # (a script's earlier batch may have seen links that moved since)
     log = ResultLog(json_path, resume=resume) if json_path else None
     previous = log.previous if log else []
     todo = pending_paths(files, previous, solvers, seed) if resume else files

@@ -200,8 +200,27 @@ def test_real_path_follows_links_and_the_working_folder(tmp_path, monkeypatch):
     (tmp_path / "a" / "b" / "f.cnf").write_text("p cnf 0 0\n")
     (tmp_path / "link").symlink_to(tmp_path / "a", target_is_directory=True)
     (tmp_path / "a" / "f-link.cnf").symlink_to(tmp_path / "a" / "b" / "f.cnf")
-    for path in ("a/b/f.cnf", "link/b/f.cnf", "a/f-link.cnf", "link/f-link.cnf", "f.cnf"):
+    (tmp_path / "g.cnf").write_text("p cnf 0 0\n")
+    # `link/../g.cnf` is beside the link's target, not in tmp_path (review 18c)
+    paths = ("a/b/f.cnf", "link/b/f.cnf", "a/f-link.cnf", "link/f-link.cnf", "f.cnf",
+             "link/../g.cnf", "link/../b/f.cnf")  # fmt: skip
+    for path in paths:
         monkeypatch.chdir(tmp_path)
         assert real_path(path) == os.path.realpath(path), path
         monkeypatch.chdir(tmp_path / "a")
         assert real_path(path) == os.path.realpath(path), path
+
+
+def test_real_path_sees_a_moved_link_once_forgotten(tmp_path):
+    from crosscheck.batch import forget_real_paths, real_path
+
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "f.cnf").write_text("p cnf 0 0\n")
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "one", target_is_directory=True)
+    assert real_path(str(link / "f.cnf")) == str(tmp_path / "one" / "f.cnf")
+    link.unlink()
+    link.symlink_to(tmp_path / "two", target_is_directory=True)
+    forget_real_paths()  # (each crosscheck batch starts so)
+    assert real_path(str(link / "f.cnf")) == str(tmp_path / "two" / "f.cnf")
