@@ -658,32 +658,28 @@ class Solver:
         PySAT's ``propagate``): the status (False if an assumption is false or a conflict
         arises) and the literals assigned by them, assumptions included. ``cdcl`` only.
         """
-        engine = self._live()
-        method = getattr(engine, "propagate_assumptions", None)
-        if method is None:
-            raise NotImplementedError("propagate is available in the cdcl mode only")
-        assume = self._checked(assumptions)
-        return method(assume, phase_saving)
+        method = self._cdcl_only("propagate_assumptions", "propagate")
+        return method(self._checked(assumptions), phase_saving)
 
     def set_phases(self, literals: Iterable[int] = ()) -> None:
         """Branch on these variables with these polarities (as PySAT's ``set_phases``):
         hard, as in MiniSat-GH and CaDiCaL, where PySAT's Minisat22 lets phase saving
         change them (PySAT's Hitman needs them hard). ``cdcl`` only."""
-        engine = self._live()
-        method = getattr(engine, "set_phases", None)
-        if method is None:
-            raise NotImplementedError("set_phases is available in the cdcl mode only")
-        method(self._checked(literals))
+        self._cdcl_only("set_phases")(self._checked(literals))
 
     def prefer_phases(self, literals: Iterable[int] = ()) -> None:
         """Prefer these polarities next time their variables are branched on, as phase
         saving may change them later (what PySAT's Minisat22 does for ``set_phases``): a
         heuristic, where `set_phases` is a rule. satkit's own; ``cdcl`` only."""
-        engine = self._live()
-        method = getattr(engine, "prefer_phases", None)
-        if method is None:
-            raise NotImplementedError("prefer_phases is available in the cdcl mode only")
-        method(self._checked(literals))
+        self._cdcl_only("prefer_phases")(self._checked(literals))
+
+    def _cdcl_only(self, method: str, shown: str | None = None) -> Callable[..., Any]:
+        """The engine's ``method``, which only the cdcl engine has (NotImplementedError
+        naming ``shown``, the Solver's method, in the classic mode)."""
+        found = getattr(self._live(), method, None)
+        if found is None:
+            raise NotImplementedError(f"{shown or method} is available in the cdcl mode only")
+        return found
 
     def interrupt(self) -> None:
         """Stop the running (or next) `solve_limited` call; it returns None.

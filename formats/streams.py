@@ -262,15 +262,22 @@ def _readable_prefix(raw: bytes, kind: str) -> bytes:
     return b"".join(out)
 
 
-class _Waiting:
+class _StdinReader:
+    """Standard input's byte stream with another `read` (see the subclasses)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+
+class _Waiting(_StdinReader):
     """Standard input read as a blocking stream even when another program left it in
     non-blocking mode (``O_NONBLOCK`` is shared by every process of the pipe or terminal):
     there a read with no data yet returns None, which was taken for the end, so part of
     a formula was solved (or the empty head crashed). ``read`` waits for data instead,
     as a blocking read does, without changing the mode the others see."""
-
-    def __init__(self, raw: IO[bytes]) -> None:
-        self.raw = raw
 
     def read(self, size: int = -1) -> bytes:
         """``size`` bytes, fewer only at the end (all of them for -1), as a blocking read
@@ -291,24 +298,15 @@ class _Waiting:
             got += len(chunk)
         return b"".join(pieces)
 
-    def fileno(self) -> int:
-        return self.raw.fileno()
 
-
-class _Terminal:
+class _Terminal(_StdinReader):
     """Standard input typed at a terminal, read a line at a time (``read1``): a buffered
     read of many bytes takes the lines typed so far at the first Ctrl-D, and a terminal's
     end of input is not kept, so a second Ctrl-D was needed (``cat`` needs one)."""
 
-    def __init__(self, raw: IO[bytes]) -> None:
-        self.raw = raw
-
     def read(self, size: int = -1) -> bytes:
         # (read1 sets aside all it is asked for: a megabyte a typed line cost 9 s a 10 MB paste)
         return self.raw.read1(min(size, 1 << 16) if size > 0 else 1 << 16)  # type: ignore[attr-defined]
-
-    def fileno(self) -> int:
-        return self.raw.fileno()
 
 
 def _stdin() -> IO[bytes]:

@@ -87,8 +87,7 @@ class MazeCNF:
             pairs = [(node, time) for time in range(atoms.steps + 1) for node in atoms.nodes]
             return "".join([f"{number} {node} {time}\n" for number, (node, time) in
                             enumerate(pairs, 1)])  # fmt: skip
-        if form != "names":
-            raise ValueError(f"unknown key form {form!r} (valid: {', '.join(KEY_FORMS)})")
+        _check_key_form(form)
         return "".join([f"{number} {name}\n" for number, name in enumerate(self.name_list(), 1)])
 
     def least_bytes(self, key_form: str = "names") -> int:
@@ -199,13 +198,17 @@ class MazeCNF:
         (whose ``c var`` comments name every variable: ``key_form`` is for ``assignment``)."""
         if to not in ("assignment", "dimacs"):
             raise ValueError(f"unknown output format {to!r} (assignment or dimacs)")
-        if key_form not in KEY_FORMS:
-            raise ValueError(f"unknown key form {key_form!r} (valid: {', '.join(KEY_FORMS)})")
+        _check_key_form(key_form)  # before the output is opened
         with atomic_output(path, inputs=tuple(inputs)) as handle:
             if to == "dimacs":
                 self.write_dimacs(handle)
             else:
                 self.write_dp_input(handle, key_form)
+
+
+def _check_key_form(form: str) -> None:
+    if form not in KEY_FORMS:
+        raise ValueError(f"unknown key form {form!r} (valid: {', '.join(KEY_FORMS)})")
 
 
 def _digit_sum(a: int, b: int, count: int) -> int:
