@@ -42,10 +42,11 @@ from typing import Any, BinaryIO
 
 import psutil
 
-from formats.cli import STOP_SIGNALS
+from dpll.inputs import NO_ATMOST, checked_clause, clauses_of, declared_vars, has_atmosts
 from formats.dimacs import format_clause
 from formats.errors import MACHINE_ERRNOS, EnvironmentFailure, FormatError, machine_failure
 from formats.results import parse_competition, parse_minisat_result
+from formats.signals import STOP_SIGNALS
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minisat": ("result-file", ("-verb=0",)),
@@ -483,6 +484,14 @@ def _write_clauses(path: str, top: int, clauses: list[Sequence[int]]) -> None:
             handle.write("\n".join(chunk) + "\n")
 
 
+def _checked_assumptions(assumptions: Iterable[int]) -> list[int]:
+    """The assumptions as non-zero int literals (ValueError / TypeError otherwise)."""
+    try:
+        return checked_clause(assumptions)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("a literal must", "an assumption must")) from None
+
+
 class ExternalSolver:
     """An external program with the PySAT surface (``solve``, ``get_model``, ``delete``, …).
 
@@ -523,19 +532,39 @@ class ExternalSolver:
         self._clauses = []
 
     def add_clause(self, clause: Iterable[int], no_return: bool = True) -> None:
-        """Add one clause (non-zero ints)."""
-        lits = [int(lit) for lit in clause]
-        if 0 in lits:
-            raise ValueError("a literal must be a non-zero int, not 0")
+        """Add one clause (non-zero ints).
+
+        :raises ValueError: for a literal 0 or beyond 2^31-1; TypeError for a non-integer
+            literal (as `dpll.Solver` does).
+        """
+        lits = checked_clause(clause)
         self._nvars = max([self._nvars, *(abs(lit) for lit in lits)])
         self._clauses.append(lits)
 
     def append_formula(self, formula: Any, no_return: bool = True) -> None:
-        """Add a list of clauses, a ``formats.Formula`` or a PySAT ``CNF``."""
-        declared = getattr(formula, "nvars", None) or getattr(formula, "nv", None) or 0
-        self._nvars = max(self._nvars, int(declared))
-        for clause in getattr(formula, "clauses", formula):
-            self.add_clause(clause)
+        """Add a list of clauses, a ``formats.Formula`` or any ``pysat.formula`` object
+        (``CNF``, ``And``, ``XOr``, …), read as `dpll.Solver` reads it.
+
+        A ``CNFPlus`` with AtMost constraints is refused (NotImplementedError): a program
+        reads DIMACS clauses only. Nothing is added when a clause is refused.
+        """
+        if has_atmosts(formula):
+            raise NotImplementedError(NO_ATMOST)
+        batch = [checked_clause(clause) for clause in clauses_of(formula)]
+        self._nvars = max(
+            [self._nvars, declared_vars(formula), *(abs(lit) for c in batch for lit in c)]
+        )
+        self._clauses.extend(batch)
+
+    def supports_atmost(self) -> bool:
+        """False: a program reads DIMACS clauses, not AtMost constraints."""
+        return False
+
+    def add_atmost(
+        self, lits: Iterable[int], k: int, weights: Iterable[int] = (), no_return: bool = True
+    ) -> None:
+        """Not supported: raises NotImplementedError (encode it, e.g. ``pysat.card``)."""
+        raise NotImplementedError(NO_ATMOST)
 
     def time_budget(self, seconds: float | None = None) -> None:
         """Limit each following `solve_limited` call to ``seconds`` (None: no limit)."""
@@ -551,7 +580,7 @@ class ExternalSolver:
 
     def solve(self, assumptions: Iterable[int] = ()) -> bool:
         """Run the program to the end: True (SAT) or False (UNSAT)."""
-        answer = self._run(list(assumptions), None, _Killer())
+        answer = self._run(_checked_assumptions(assumptions), None, _Killer())
         if answer is None:
             raise ProgramFailed(f"{self.program} gave no answer")
         return answer
@@ -560,7 +589,7 @@ class ExternalSolver:
         self, assumptions: Iterable[int] = (), expect_interrupt: bool = False
     ) -> bool | None:
         """Like `solve`, but None when `time_budget` runs out or `interrupt` is called."""
-        return self._run(list(assumptions), self._budget, self._killer)
+        return self._run(_checked_assumptions(assumptions), self._budget, self._killer)
 
     def _run(self, assumptions: list[int], timeout: float | None, killer: _Killer) -> bool | None:
         with tempfile.TemporaryDirectory(prefix="satkit-ext-") as folder:

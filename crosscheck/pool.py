@@ -30,8 +30,8 @@ from typing import Any, TypeVar
 from crosscheck import external
 from crosscheck.external import kill_descendants, signals_held
 from crosscheck.isolate import describe_exception
-from formats.cli import STOP_SIGNALS
 from formats.errors import EnvironmentFailure, machine_failure
+from formats.signals import STOP_SIGNALS
 
 R = TypeVar("R")
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
-import operator
 import os
 import signal
 import threading
@@ -50,6 +49,15 @@ from typing import IO, Any, NoReturn
 from dpll.cdcl import CDCLEngine, gc_paused
 from dpll.engine import STAT_KEYS, Engine, Limits
 from dpll.heuristics import WATCH_HEURISTICS
+from dpll.inputs import (
+    MAX_VARIABLE,
+    NO_ATMOST,
+    ZERO_LITERAL,
+    clauses_of,
+    declared_vars,
+    has_atmosts,
+    literal,
+)
 from dpll.proof import ProofLog
 
 MODES = ("cdcl", "classic")
@@ -71,20 +79,12 @@ PYSAT_NAMES = frozenset(
 runs here unchanged, on the ``cdcl`` engine (a test keeps this list in step with PySAT's)."""
 CDCL_HEURISTICS = ("vsids", "vsids-numbered")
 CLASSIC_HEURISTICS = ("course", *WATCH_HEURISTICS)  # as dpll.classic.HEURISTICS
-_ZERO_LITERAL = "a literal must be a non-zero int, not 0 (0 ends a DIMACS clause)"
-_NO_ATMOST = (
-    "AtMost constraints are not supported by dpll.Solver; encode them as clauses "
-    "(pysat.card.CardEnc, for instance)"
-)
 
 
 class NoSuchSolverError(ValueError):
     """An unknown solver name (PySAT raises its own ``pysat.solvers.NoSuchSolverError``;
     code that swaps ``from pysat.solvers import Solver, NoSuchSolverError`` for
     ``from dpll import Solver, NoSuchSolverError`` catches this one). A ValueError too."""
-
-
-_PYSAT_CLAUSE_LISTS = frozenset(("CNF", "CNFPlus", "WCNF", "WCNFPlus"))
 
 
 class TooManyVariables(MemoryError):
@@ -104,17 +104,6 @@ def check_variable_room(nvars: int, have: int = 0) -> None:
             "process can allocate"
         ) from None
     del probe
-
-
-def _clauses_of(formula: Any) -> Iterable[Iterable[int]]:
-    """The clauses of a list of clauses, a ``formats.Formula``, a ``pysat.formula.CNF`` or
-    any other ``pysat.formula`` object (``And``, ``XOr``, …: iterated, which clausifies
-    it as PySAT's solvers do; its ``clauses`` attribute holds only the top node's)."""
-    kind = type(formula)
-    if kind.__module__ == "pysat.formula" and kind.__name__ not in _PYSAT_CLAUSE_LISTS:
-        return list(formula)
-    clauses = getattr(formula, "clauses", None)
-    return formula if clauses is None else clauses
 
 
 @contextlib.contextmanager
@@ -142,16 +131,6 @@ def _ctrl_c_stops(flag: list[bool]) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _declared_vars(formula: Any) -> int:
-    """The variable count a ``formats.Formula`` declares (its DIMACS header's), or 0.
-
-    A PySAT ``CNF``'s ``nv`` is not taken, as PySAT's solvers do not take it: PySAT's own
-    formula objects raise it for their auxiliary variables (``Neg(cnf)`` does), which
-    then appeared in models (Bica's "primes" held them)."""
-    value = getattr(formula, "nvars", None)
-    return value if isinstance(value, int) else 0
-
-
 def _engine_options(mode: str) -> frozenset[str]:
     """The keyword options the engine of ``mode`` takes beyond what `Solver` sets itself."""
     if mode == "cdcl":
@@ -164,21 +143,8 @@ def _engine_options(mode: str) -> frozenset[str]:
     return frozenset(taken - {"self", "nvars", "clauses", "seed", "proof", "heuristic"})
 
 
-MAX_VARIABLE = 2**31 - 1
-"""The largest variable number (DIMACS readers and MiniSat's 32-bit literals alike)."""
 _VARIABLE_BYTES = 400
 """About the most memory an engine takes per variable (cdcl's peak: 288-420 bytes)."""
-
-
-def _literal(value: Any) -> int:
-    """An integer literal from an int-like value (numpy ints included); not a bool."""
-    if isinstance(value, bool):
-        raise TypeError(f"a literal must be a non-zero int, not {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"a literal must be a non-zero int, not {value!r}") from None
-
 
 
 def _check_proof_file(proof_file: object, binary: bool) -> None:
@@ -437,10 +403,10 @@ class Solver:
         PySAT.
         """
         engine = self._live()
-        if getattr(formula, "atmosts", None):
-            raise NotImplementedError(_NO_ATMOST)
-        self._grow(_declared_vars(formula))
-        batch = self._checked_batch(_clauses_of(formula))
+        if has_atmosts(formula):
+            raise NotImplementedError(NO_ATMOST)
+        self._grow(declared_vars(formula))
+        batch = self._checked_batch(clauses_of(formula))
         self._nof_clauses += len(batch)
         with self._step():  # (Ctrl-C half-way through a big formula: no half formula)
             for target in (engine, *self._enumerations):
@@ -489,7 +455,7 @@ class Solver:
         self, lits: Iterable[int], k: int, weights: Iterable[int] = (), no_return: bool = True
     ) -> bool | None:
         """Not supported (as in PySAT's MiniSat): raises NotImplementedError."""
-        raise NotImplementedError(_NO_ATMOST)
+        raise NotImplementedError(NO_ATMOST)
 
     def _checked(self, clause: Iterable[int]) -> list[int]:
         """The clause as a fresh list of ints, checked before any unknown variable becomes
@@ -498,11 +464,11 @@ class Solver:
         lits = list(clause)
         for lit in lits:
             if lit.__class__ is not int:
-                lits = [_literal(lit) for lit in lits]
+                lits = [literal(lit) for lit in lits]
                 break
         if lits:
             if 0 in lits:
-                raise ValueError(_ZERO_LITERAL)
+                raise ValueError(ZERO_LITERAL)
             top = max(max(lits), -min(lits))
             if top > self._nvars:
                 self._grow(top)
@@ -525,9 +491,9 @@ class Solver:
                 batch = [list(clause) for clause in clauses]
         literals = chain.from_iterable
         if set(map(type, literals(batch))) - {int}:
-            batch = [[_literal(lit) for lit in lits] for lits in batch]
+            batch = [[literal(lit) for lit in lits] for lits in batch]
         if 0 in literals(batch):
-            raise ValueError(_ZERO_LITERAL)
+            raise ValueError(ZERO_LITERAL)
         top = max(max(literals(batch), default=0), -min(literals(batch), default=0))
         if top > self._nvars:
             self._grow(top)
@@ -606,7 +572,7 @@ class Solver:
 
     def _assumptions(self, assumptions: Iterable[int]) -> list[int]:
         """The assumptions as ints; their variables become known (`nof_vars`), as in PySAT."""
-        assume = [_literal(lit) for lit in assumptions]
+        assume = [literal(lit) for lit in assumptions]
         for lit in assume:
             if lit == 0:
                 raise ValueError("an assumption must be a non-zero int, not 0")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
 import json
 import os
-import signal
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
@@ -30,6 +28,9 @@ from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
 from formats.errors import EnvironmentFailure, FormatError, FormatWarning
 from formats.formula import Formula
+from formats.signals import STOP_SIGNALS as STOP_SIGNALS
+from formats.signals import signal_raises as signal_raises
+from formats.signals import terminate_as_interrupt as terminate_as_interrupt
 from formats.statistics import formula_stats
 from formats.streams import check_output, display_name
 
@@ -109,55 +110,6 @@ class StatusLine:
             self.stream.write("\r\033[K")
         self.length = 0
         self.stream.flush()
-
-
-@contextlib.contextmanager
-def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]:
-    """While the block runs, signal ``number`` raises ``exception``; the handler before
-    is put back after. Yields False, and changes nothing, outside the main thread
-    (where Python cannot set handlers) or when the signal is ignored (``nohup`` ignores
-    SIGHUP for the command it starts: the command must run on)."""
-
-    def handler(_signum: int, _frame: Any) -> None:
-        raise exception
-
-    try:
-        ignored = signal.getsignal(number) == signal.SIG_IGN
-        previous = None if ignored else signal.signal(number, handler)
-    except ValueError:  # not the main thread
-        ignored = True
-    if ignored:  # (outside the try: an error of the block must pass through, not land here)
-        yield False
-        return
-    try:
-        yield True
-    finally:
-        signal.signal(number, previous)
-
-
-STOP_SIGNALS: tuple[int, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""Signals that ask a command to stop, handled like Ctrl-C: SIGTERM (``kill``,
-``timeout``, schedulers) and SIGHUP (the terminal closed, an ssh connection dropped)."""
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM and SIGHUP (`STOP_SIGNALS`) like Ctrl-C (KeyboardInterrupt) while
-    the block runs.
-
-    ``timeout``, ``kill`` and batch schedulers send SIGTERM; Python's default
-    for it is to die at once, which skips every ``finally``: an atomic output
-    would leave its hidden temporary file behind and a solve would print nothing.
-    Raised as KeyboardInterrupt, it takes the same way out as Ctrl-C (temporary
-    files removed, ``s UNKNOWN`` from ``satkit solve``). Outside the main thread
-    signals are left alone.
-    """
-    with contextlib.ExitStack() as stack:
-        for number in STOP_SIGNALS:
-            stack.enter_context(signal_raises(number, KeyboardInterrupt))
-        yield
 
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}

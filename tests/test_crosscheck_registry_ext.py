@@ -183,3 +183,54 @@ def test_external_solver_rejects_zero_literals():
     solver = make_solver("bin:cadical")
     with pytest.raises(ValueError, match="non-zero"):
         solver.add_clause([1, 0])
+
+
+@needs_cadical
+def test_external_solver_reads_pysat_formula_objects_as_dpll_does():
+    # it read `formula.clauses`, which for And/Equals/XOr holds only the top node's
+    # clauses: an unsatisfiable formula was answered SAT (audit 19-C #1)
+    from pysat.formula import And, Atom, Equals, Neg, XOr
+
+    x, y, z = Atom("x"), Atom("y"), Atom("z")
+    for formula, expected in (
+        (And(Equals(x, y), x, Neg(y)), False),
+        (And(XOr(x, y, z), Neg(x), Neg(y), Neg(z)), False),
+        (And(XOr(x, y, z), Neg(x), Neg(y)), True),
+    ):
+        answers = []
+        for name in ("dpll", "minisat22", "bin:cadical"):
+            with make_solver(name, bootstrap_with=formula) as solver:
+                answers.append(solver.solve())
+        assert answers == [expected] * 3
+
+
+@needs_cadical
+def test_external_solver_refuses_atmost_constraints_and_bad_literals():
+    # a CNFPlus's AtMost constraints were dropped without a word (SAT for an UNSAT
+    # formula), and 1.7 / True were coerced to 1 (audit 19-C #1)
+    from pysat.formula import CNFPlus
+
+    plus = CNFPlus()
+    plus.append([1])
+    plus.append([2])
+    plus.append([[1, 2], 1], is_atmost=True)
+    with pytest.raises(NotImplementedError, match="AtMost"):
+        make_solver("bin:cadical", bootstrap_with=plus)
+    solver = make_solver("bin:cadical", bootstrap_with=SAT)
+    assert solver.supports_atmost() is False
+    with pytest.raises(NotImplementedError, match="AtMost"):
+        solver.add_atmost([1, 2], 1)
+    for bad in ([1.7], [True, -2], ["1"]):
+        with pytest.raises(TypeError, match="non-zero int"):
+            solver.add_clause(bad)
+    with pytest.raises(ValueError, match="2\\^31-1"):
+        solver.add_clause([2**31])
+    with pytest.raises(ValueError, match="an assumption must be a non-zero int"):
+        solver.solve(assumptions=[0])
+    with pytest.raises(TypeError, match="non-zero int"):
+        solver.solve(assumptions=[1.0])
+    # a refused clause of a batch adds nothing
+    with pytest.raises(ValueError):
+        solver.append_formula([[1, 2], [3, 0]])
+    assert solver.nof_clauses() == len(SAT) and solver.nof_vars() == 3
+    assert solver.solve() is True

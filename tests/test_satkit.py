@@ -116,6 +116,42 @@ def test_solve_does_not_import_the_cross_checker() -> None:
     assert done.stdout.splitlines()[-1] == "10 False False"
 
 
+LAYERS = {"formats": set(), "dpll": {"formats"}, "maze": {"formats", "dpll"}}
+LAYERS["puzzles"] = LAYERS["maze"]
+LAYERS["crosscheck"] = {"formats", "dpll", "maze", "puzzles"}
+
+
+def test_library_modules_import_no_command_module_and_follow_the_layers() -> None:
+    """DESIGN.md: library modules never import a ``cli.py``, and imports go one way
+    (formats <- dpll <- maze, puzzles <- crosscheck). crosscheck's program runner and
+    worker pool imported formats.cli (and with it click) for one constant (audit 19-C #4)."""
+    library = sorted(
+        f"{path.parent.name}.{path.stem}"
+        for package in LAYERS
+        for path in (ROOT / package).glob("*.py")
+        if path.stem not in ("cli", "__init__")
+    )
+    code = (
+        "import importlib, sys\n"
+        "name = sys.argv[1]\n"
+        "importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        f"{sorted(LAYERS)!r}))\n"
+    )
+    wrong = {}
+    for name in library:
+        done = subprocess.run(
+            [sys.executable, "-c", code, name], capture_output=True, text=True, cwd=ROOT
+        )
+        assert done.returncode == 0, done.stderr
+        loaded = eval(done.stdout)
+        allowed = LAYERS[name.split(".")[0]] | {name.split(".")[0]}
+        bad = [m for m in loaded if m.endswith(".cli") or m.split(".")[0] not in allowed]
+        if bad:
+            wrong[name] = bad
+    assert wrong == {}
+
+
 DATA = ROOT / "data"
 
 
