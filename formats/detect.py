@@ -137,9 +137,13 @@ def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> 
     """
     name = display_name(path)
     blocks = iter_byte_blocks(path, BLOCK_SIZE)
-    first = next(blocks, None)
-    head = [first] if first is not None else []
-    if strict or named_dimacs(path) or first is None or not _looks_like_dp(first[0]):
+    head = []
+    for block in blocks:  # up to the first non-blank line, which decides (`detect_format`)
+        head.append(block)
+        if block[0].strip():
+            break
+    start = b"".join(block for block, _line in head)
+    if strict or named_dimacs(path) or not start.strip() or not _looks_like_dp(start):
         return parse_dimacs_blocks(itertools.chain(head, blocks), name, strict=strict)
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
     formula, kind = parse_detected(data, name)

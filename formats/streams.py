@@ -429,7 +429,10 @@ def iter_byte_blocks(
         raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
     line = 1
     try:
-        head = raw.read(10)
+        try:
+            head = raw.read(10)
+        except OSError as exc:  # as for every later read: the device or file system failed
+            raise FormatError(name, line, f"cannot read: {exc.strerror or exc}") from None
         kind = compression_of(head)
         if kind is None:
             read = raw.read

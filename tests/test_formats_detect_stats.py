@@ -230,3 +230,48 @@ def test_a_dp_input_missing_its_zero_line_is_not_one_long_clause(tmp_path):
                  lambda: load_instance(str(path))):  # fmt: skip
         with pytest.raises(FormatError, match="no line '0' ending the clause list"):
             read()
+
+
+_LINES = ["1 2", "-3", "0", "1 2 0", "00", "c x", "p cnf 3 2", "", " ", "%", "1 -2 0 3",
+          "4 0c", "1 0 c z", "\t2\t-1", "2 00", "-0"]  # fmt: skip
+
+
+def _reading(read, path):
+    try:
+        formula = read(path)
+    except FormatError:
+        return "refused"
+    formula = formula[0] if isinstance(formula, tuple) else formula
+    return formula.clauses, formula.nvars, formula.back_matter
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(_LINES), min_size=1, max_size=6),
+    end=st.sampled_from(["", "\n", "\r\n"]),
+)
+def test_solve_reads_every_input_as_the_other_commands_do(tmp_path_factory, lines, end):
+    # `satkit solve` streams (read_dimacs_or_dp decides on the first block); stats,
+    # convert, dp and crosscheck read the whole text (read_formula). Blank lines and
+    # then one last line without its newline came as two blocks: `\n0` was UNSAT (one
+    # empty DIMACS clause) to solve and SAT (DP input, no clauses) to the rest (19-C #2)
+    path = tmp_path_factory.mktemp("detect") / "in.txt"
+    path.write_bytes(("\n".join(lines) + end).encode())
+    assert _reading(read_dimacs_or_dp, path) == _reading(read_formula, path)
+
+
+@pytest.mark.parametrize("text", ["\n0", "\n\n\n-3", "\n1 -2 0 3", " \n\t\n1 2\n0"])
+def test_blank_lines_then_a_last_line_are_read_alike(tmp_path, text):
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    assert _reading(read_dimacs_or_dp, path) == _reading(read_formula, path)
+
+
+def test_a_failing_first_read_names_the_file():
+    # /proc/self/mem fails its very first read (EIO): a bare OSError came out, and the
+    # command blamed `<stdout>` (audit 19-C #7)
+    from formats.dimacs import read_dimacs
+
+    for read in (read_dimacs, read_dimacs_or_dp):
+        with pytest.raises(FormatError, match=r"/proc/self/mem:1: cannot read: Input/output"):
+            read("/proc/self/mem")
