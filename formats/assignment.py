@@ -52,7 +52,7 @@ from formats.dimacs import (
     literal_value,
 )
 from formats.errors import FormatError, FormatWarning, quoted
-from formats.formula import Formula
+from formats.formula import Formula, checked_max_var
 from formats.streams import (
     atomic_output,
     bad_byte,
@@ -264,8 +264,10 @@ def dp_input_text(formula: Formula, source: str = "<formula>") -> str:
 
     Raises EmptyClauseError, a FormatError naming ``source`` (where the formula
     came from) and the clause's index, if a clause is empty: the format cannot
-    express it.
+    express it; ValueError for a literal no file can hold (`checked_max_var`: a clause
+    ``[0]`` would be the line that ends the clause list).
     """
+    checked_max_var(formula.clauses)
     out = []
     for index, clause in enumerate(formula.clauses, start=1):
         if not clause:

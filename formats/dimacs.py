@@ -37,7 +37,8 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 
 from formats.errors import FormatError, FormatWarning, quoted
-from formats.formula import Formula
+from formats.formula import MAX_VARIABLES as MAX_VARIABLES
+from formats.formula import Formula, checked_max_var
 from formats.streams import (
     STDIO,
     atomic_output,
@@ -50,9 +51,6 @@ from formats.streams import (
 BLOCK_SIZE = 1 << 20
 """Bytes per parsing block (cut at a line end)."""
 
-MAX_VARIABLES = 2**31 - 1
-"""The largest variable count a header may declare, and the largest variable a literal may
-name (the int32 range every solver uses)."""
 _MAX_DIGITS = len(str(MAX_VARIABLES))
 
 NAME_PREFIX = "var "
@@ -704,8 +702,11 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
     """The DIMACS text of ``formula``, line by line (each with its ``\\n``).
 
     Order: comments, ``c var N NAME`` lines, ``c back-matter …`` lines, the
-    header (variables = max(declared, used); clauses counted), the clauses.
+    header (variables = max(declared, used); clauses counted), the clauses. Raises
+    ValueError, before the first line, for a literal no DIMACS file can hold (a 0 inside a
+    clause, a bool, a variable past 2^31-1: `checked_max_var`).
     """
+    top = max(formula.nvars, checked_max_var(formula.clauses))
     for comment in formula.comments:
         yield from comment_lines(comment)
     for var in sorted(formula.names):
@@ -716,7 +717,7 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
             # which reads back as the same byte: the comment line itself stays UTF-8
             kept = bad_byte(piece) is not None
             yield f"c {BACK_MATTER_PREFIX}{json.dumps(piece, ensure_ascii=kept)}\n"
-    yield f"p cnf {max(formula.nvars, formula.max_var)} {len(formula.clauses)}\n"
+    yield f"p cnf {top} {len(formula.clauses)}\n"
     for clause in formula.clauses:
         yield format_clause(clause) + "\n"
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from formats.dimacs import MAX_VARIABLES, beyond_max_message, comment_lines, literal_value
 from formats.errors import FormatError, quoted
+from formats.formula import checked_max_var
+from formats.streams import text_lines
 
 STATUSES = ("SAT", "UNSAT", "UNKNOWN")
 _COMPETITION_WORDS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN"}
@@ -94,7 +96,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
     last_v = 0
     starts: list[int] = []  # where each value line's literals begin in the model
     v_lines: list[int] = []
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text.lstrip("\ufeff")), start=1):
         line = raw.strip()
         if not line:
             continue
@@ -137,9 +139,19 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
     return SolverResult(status or "UNKNOWN", model, comments)
 
 
+def _writable_model(result: SolverResult) -> None:
+    """ValueError for a model literal no answer line can hold (a 0 would end it early)."""
+    if result.model:
+        try:
+            checked_max_var([result.model])
+        except ValueError as exc:
+            raise ValueError(f"the model {str(exc).removeprefix('clause 1 ')}") from None
+
+
 def competition_text(result: SolverResult) -> str:
     """SAT-competition output for ``result``: ``c`` lines, one ``s`` line, wrapped ``v`` lines."""
     words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
+    _writable_model(result)
     out = [line[:-1] for comment in result.comments for line in comment_lines(comment)]
     out.append(f"s {words[result.status]}")
     if result.status == "SAT" and result.model is not None:
@@ -155,7 +167,7 @@ def competition_text(result: SolverResult) -> str:
 
 def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
     """Read MiniSat's result file: ``SAT`` + a model line ending in 0, ``UNSAT`` or ``INDET``."""
-    lines = [(n, raw.strip()) for n, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1)]
+    lines = [(n, raw.strip()) for n, raw in enumerate(text_lines(text.lstrip("\ufeff")), 1)]
     lines = [(n, line) for n, line in lines if line]
     if not lines:
         raise FormatError(name, 1, "empty result file (expected SAT, UNSAT or INDET)")
@@ -190,6 +202,7 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
 
 def minisat_result_text(result: SolverResult) -> str:
     """MiniSat's result file for ``result``."""
+    _writable_model(result)
     if result.status == "SAT":
         literals = " ".join(map(str, result.model or []))
         return "SAT\n" + (literals + " 0" if literals else "0") + "\n"
@@ -212,7 +225,7 @@ def screen_output_line(text: str) -> int | None:
     >>> screen_output_line("s SATISFIABLE\nv 1 0\n") is None
     True
     """
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text.lstrip("\ufeff")), start=1):
         line = raw.strip()
         if line.startswith("c"):
             continue
@@ -246,7 +259,7 @@ def parse_result(text: str, name: str = "<string>") -> SolverResult:
     screen = screen_output_error(text, name)
     if screen is not None:
         raise screen
-    for raw in text.lstrip("\ufeff").splitlines():
+    for raw in text_lines(text.lstrip("\ufeff")):
         line = raw.strip()
         if line:
             if line in _MINISAT_WORDS:

@@ -840,3 +840,44 @@ def test_names_the_reader_gives_are_names_the_writer_takes():
     assert again.clauses == [[1, 2, 3]]
     # (the plain comment is written as two lines at its CR, as every comment is)
     assert again.names == {**formula.names, 3: "P"} and "Q" in again.comments
+
+
+@pytest.mark.parametrize(
+    ("clauses", "message"),
+    [
+        ([[1, 2, 0], [-1, 0]], "clause 1 holds the literal 0"),  # DIMACS-style lists
+        ([[3], [0], [4]], "clause 2 holds the literal 0"),  # the DP format's separator
+        ([[1], [2**31]], "clause 2 holds variable 2147483648, more than 2147483647"),
+        ([[True, 2]], "clause 1 holds True, not an int literal"),
+        ([[2.0]], "clause 1 holds 2.0, not an int literal"),
+    ],
+)
+def test_writers_refuse_literals_no_file_can_hold(tmp_path, clauses, message):
+    # `1 2 0 0` was written for [1, 2, 0] and read back as an UNSAT formula with empty
+    # clauses; as DP input a [0] ended the clause list there (audit 19-C #3)
+    from formats.assignment import dp_input_text, write_dp_input
+
+    formula = Formula(nvars=3, clauses=clauses)
+    target = tmp_path / "out.cnf"
+    target.write_text("old\n")
+    for write in (write_dimacs, write_dp_input):
+        with pytest.raises(ValueError, match=message):
+            write(formula, target)
+        assert target.read_text() == "old\n" and os.listdir(tmp_path) == ["out.cnf"]
+    for text in (dimacs_text, dp_input_text):
+        with pytest.raises(ValueError, match=message):
+            text(formula)
+
+
+def test_writers_take_int_like_literals():
+    numpy = pytest.importorskip("numpy")
+    formula = Formula(clauses=[[numpy.int64(3), -1]])
+    assert dimacs_text(formula) == "p cnf 3 1\n3 -1 0\n"
+
+
+def test_answer_writers_refuse_a_model_with_a_zero():
+    from formats.results import SolverResult, competition_text, minisat_result_text
+
+    for text in (competition_text, minisat_result_text):
+        with pytest.raises(ValueError, match="the model holds the literal 0"):
+            text(SolverResult("SAT", [1, 0, -2]))
