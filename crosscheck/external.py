@@ -47,6 +47,7 @@ from formats.dimacs import format_clause
 from formats.errors import MACHINE_ERRNOS, EnvironmentFailure, FormatError, machine_failure
 from formats.results import parse_competition, parse_minisat_result
 from formats.signals import STOP_SIGNALS
+from formats.streams import text_lines
 
 PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minisat": ("result-file", ("-verb=0",)),
@@ -151,9 +152,6 @@ def interpreter_problem(path: str) -> str | None:
 _COMMENT = re.compile(rb"[ \t]*c(?: .*)?\r?\n?", re.DOTALL)
 """A comment line as the output's reader sees one: ``c``, then a blank or nothing."""
 
-_SPLITTERS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
-"""What else ends a line for `str.splitlines` (which the output's reader uses) in ASCII."""
-
 USER_TEMP: str | None = None
 """The user's temporary folder where the process's own is a subfolder of it (a crosscheck
 worker's, `crosscheck.pool`): what messages name as TMPDIR."""
@@ -174,16 +172,13 @@ def _answer_text(handle: BinaryIO) -> str:
     for raw in handle:
         start = raw[:2]
         if start in (b"c ", b"c\n", b"c\r") or (start[:1] in (b" ", b"\t") and comment(raw)):
-            # one line end off (LF or CRLF): any other CR counts as a line end for the reader
+            # one line end off (LF or CRLF): a lone CR left ends a line for the reader too
             body = raw[:-2] if raw.endswith(b"\r\n") else raw.rstrip(b"\n")
-            if body.isascii():  # (beyond ASCII, U+0085, U+2028 and U+2029 end lines too)
-                for splitter in _SPLITTERS:
-                    if splitter in body:
-                        break
-                else:  # kept: a `c UNKNOWN` as the reader splits it (str.split's blanks)
-                    if b"UNKNOWN" not in body or body.decode().split() != ["c", "UNKNOWN"]:
-                        blanks += 1
-                        continue
+            if b"\r" not in body:  # kept: a `c UNKNOWN` as the reader splits it (str.split)
+                said = body.decode("utf-8", "replace").split() if b"UNKNOWN" in body else []
+                if said != ["c", "UNKNOWN"]:
+                    blanks += 1
+                    continue
         if blanks:
             kept.append(b"\n" * blanks)
             blanks = 0
@@ -338,7 +333,7 @@ def run_program(
             return crash(code, seconds, f"answered {result.status}", errors)
         if allowed is None and (code != 0 or not said_unknown):
             if competition:
-                printed_s = any(line.split()[:1] == ["s"] for line in text.splitlines())
+                printed_s = any(line.split()[:1] == ["s"] for line in text_lines(text))
                 what = "answered UNKNOWN" if printed_s else "printed no 's' line"
                 return crash(code, seconds, what, f"{out_tail} {errors}", ": ")
             shown = (out_tail if style == "stdout" else "") + errors
@@ -386,7 +381,7 @@ def _put_back(handlers: list[tuple[int, Any]]) -> None:
 def _says_unknown(text: str) -> bool:
     """Whether a program's output says it does not know: an ``s UNKNOWN`` line, CaDiCaL's
     ``c UNKNOWN`` when a limit stops it, or MiniSat's ``INDET`` result."""
-    for line in text.splitlines():
+    for line in text_lines(text):
         if line.split() in (["s", "UNKNOWN"], ["c", "UNKNOWN"], ["INDET"]):
             return True
     return False

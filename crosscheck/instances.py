@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from formats.detect import before_comment, named_dimacs, parse_detected, strip_compression
 from formats.errors import FormatError
-from formats.streams import decode_text, display_name, read_bytes, same_file
+from formats.streams import decode_text, display_name, read_bytes, same_file, text_lines
 from maze.cnf import ENCODINGS, encode
 from maze.key import Key, key_from_names, parse_key
 from maze.model import Maze
@@ -143,7 +143,7 @@ def _special(path: str) -> bool:
 
 
 def _first_tokens(text: str) -> list[str]:
-    for line in text.lstrip("\ufeff").splitlines():
+    for line in text_lines(text.lstrip("\ufeff")):
         if line.split():
             return line.split()
     return []

@@ -9,7 +9,7 @@ from formats.assignment import parse_dp_input, read_dp_text
 from formats.dimacs import BLOCK_SIZE, UNTERMINATED, parse_dimacs, parse_dimacs_blocks
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import display_name, iter_byte_blocks, read_bytes
+from formats.streams import display_name, iter_byte_blocks, read_bytes, text_lines
 
 FORMATS = ("dimacs", "assignment")
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
@@ -46,7 +46,7 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
     if named_dimacs(path):
         return "dimacs"
     text = data if isinstance(data, str) else data[:65536].decode("utf-8", "replace")
-    for line in text.lstrip("\ufeff").splitlines():
+    for line in text_lines(text.lstrip("\ufeff")):
         tokens = line.split()
         if not tokens:
             continue

@@ -231,7 +231,7 @@ def encode_command(
 # --------------------------------------------------------------------------- decode
 def _looks_like_result(text: str) -> bool:
     """Whether IN is a solver result (s/v/c lines, or SAT/UNSAT/INDET) rather than DP output."""
-    for line in text.splitlines():
+    for line in text_lines(text):
         stripped = line.strip()
         if not stripped:
             continue

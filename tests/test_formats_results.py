@@ -321,3 +321,15 @@ def test_a_comment_with_a_line_break_cannot_end_the_answer_early():
     text = competition_text(SolverResult("UNSAT", comments=["proof (DRUP): a\ns SATISFIABLE"]))
     assert text == "c proof (DRUP): a\nc s SATISFIABLE\ns UNSATISFIABLE\n"
     assert parse_competition(text).status == "UNSAT"
+
+
+@pytest.mark.parametrize("comment", ["a\x0cb", "x\u2028y", "file\x85name", "v\x0bt", "g\x1dh"])
+def test_answers_read_back_with_comments_only_other_readers_split(comment):
+    # str.splitlines ended lines at FF, VT, U+0085, U+2028, …, which no DIMACS or DP reader
+    # does: a comment holding one (an echoed file name) became a line that is not c/s/v,
+    # and a solver's answer a crash (audit 19-C #6)
+    from formats.results import SolverResult, competition_text, parse_result
+
+    text = competition_text(SolverResult("SAT", [1, -2], comments=[comment]))
+    assert parse_result(text) == SolverResult("SAT", [1, -2], comments=[comment])
+    assert parse_result(f"c {comment}\n" + text).model == [1, -2]
