@@ -220,9 +220,9 @@ def screen_output_line(text: str) -> int | None:
     ``c`` lines are skipped: Glucose and other MiniSat-based solvers print the same banner
     as a comment of their SAT-competition output, which is a valid answer.
 
-    >>> screen_output_line("WARNING: for repeatability, setting FPU …\n====\nSATISFIABLE\n")
+    >>> screen_output_line("WARNING: for repeatability, setting FPU …\\n====\\nSATISFIABLE\\n")
     1
-    >>> screen_output_line("s SATISFIABLE\nv 1 0\n") is None
+    >>> screen_output_line("s SATISFIABLE\\nv 1 0\\n") is None
     True
     """
     for number, raw in enumerate(text_lines(text.lstrip("\ufeff")), start=1):

@@ -388,18 +388,6 @@ def test_classic_mode_through_the_facade() -> None:
         Solver(mode="classic", heuristic="vsids")
 
 
-def test_docstring_examples() -> None:
-    import doctest
-
-    import dpll
-    import dpll.cdcl
-    import dpll.solver
-
-    for module in (dpll, dpll.solver, dpll.cdcl):
-        failed, tried = doctest.testmod(module)
-        assert tried > 0 and failed == 0, module.__name__
-
-
 # ------------------------------------------------------- swapping with pysat.solvers.Solver
 # Each test runs the same code on PySAT's MiniSat and on ours and compares (found by an
 # audit that swapped the imports).
