@@ -63,10 +63,14 @@ def parse_path_text(text: str, name: str = "<string>") -> list[str] | None:
     """Read a back-end output: the path line (``START A B``; ``START, A, B`` too) or NO SOLUTION.
 
     A BOM, CRLF, blank lines and trailing blanks are ignored. Returns None for
-    ``NO SOLUTION``; raises FormatError for an empty file or several lines.
+    ``NO SOLUTION``; raises FormatError for an empty file or several lines. Commas
+    separate nodes only when every node but the last ends in one (``START, A, D``): a maze
+    may name a node ``,`` or ``A,``, which the blank-separated form keeps as it is.
 
     >>> parse_path_text("START, A, D\\n"), parse_path_text("NO SOLUTION")
     (['START', 'A', 'D'], None)
+    >>> parse_path_text("START , A,")
+    ['START', ',', 'A,']
     """
     text = text.removeprefix("\ufeff")
     lines = [(n, line.strip()) for n, line in enumerate(text_lines(text), 1) if line.strip()]
@@ -77,7 +81,10 @@ def parse_path_text(text: str, name: str = "<string>") -> list[str] | None:
     line = lines[0][1]
     if line.rstrip(".").upper() == NO_SOLUTION:
         return None
-    return [token.rstrip(",") for token in line.split() if token.rstrip(",")]
+    tokens = line.split()
+    if all(token.endswith(",") for token in tokens[:-1]):
+        return [*(token[:-1] for token in tokens[:-1]), tokens[-1].removesuffix(",")]
+    return tokens
 
 
 def path_from_valuation(valuation: Mapping[int, bool], key: Key, file: str) -> list[str]:

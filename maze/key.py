@@ -65,17 +65,19 @@ def meaning(name: str) -> tuple[str, str, int] | None:
     (('at', 'C', 2), ('at', 'C', 2), ('has', 'GOLD', 0), None)
     """
     text = name.strip()
-    if text.startswith(AUX_PREFIX):
-        return ("aux", text, 0)
     match = _AT.fullmatch(text)
     if match:
         return ("at", match.group(1), int(match.group(2)))
     match = _HAS.fullmatch(text)
     if match:
         return ("has", match.group(1), int(match.group(2)))
+    # before the auxiliary prefix: a node may be named `Aux(q` (`Aux(q 1` in the node-time
+    # form), where an auxiliary atom's name holds no blank
     match = _NODE_TIME.fullmatch(text)
     if match:
         return ("at", match.group(1), int(match.group(2)))
+    if text.startswith(AUX_PREFIX):
+        return ("aux", text, 0)
     if text.isdigit() and name[:1].isspace():
         return ("at", "", int(text))  # `49  0`: a phantom empty node name, kept as written
     return None

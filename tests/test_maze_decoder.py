@@ -136,3 +136,18 @@ def test_decode_trim():
     )
     assert decoded.path == ["START", "B", "START", "A"]
     assert decoded.steps == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("START , START", ["START", ",", "START"]),  # a node named `,` (audit 19-C #5)
+        ("START A, B", ["START", "A,", "B"]),
+        ("START, A, B", ["START", "A", "B"]),
+        ("START, ,, START,", ["START", ",", "START"]),
+        ("START", ["START"]),
+        ("START,", ["START"]),
+    ],
+)
+def test_commas_separate_nodes_only_in_the_comma_form(text, path):
+    assert parse_path_text(text) == path

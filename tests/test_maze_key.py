@@ -124,3 +124,31 @@ def test_an_atom_named_twice_in_var_comments_names_the_comment_line():
     with pytest.raises(FormatError) as caught:
         key_from_names(formula.names, "k.cnf", formula.name_lines)
     assert (caught.value.file, caught.value.line) == ("k.cnf", 3)
+
+
+def test_a_node_named_like_the_auxiliary_prefix_is_a_node_in_the_node_time_key():
+    # `2 Aux(q 1` was taken for an auxiliary atom, so satkit could not decode its own
+    # node-time output of a maze whose node is `Aux(q` (audit 19-C #5)
+    from maze.key import meaning
+
+    assert meaning("Aux(q 1") == ("at", "Aux(q", 1)
+    assert meaning("At(Aux(q,1)") == ("at", "Aux(q", 1)
+    assert meaning("Aux(amo,3,2)") == ("aux", "Aux(amo,3,2)", 0)
+
+
+def test_satkit_decodes_its_own_node_time_output_for_an_aux_named_node(tmp_path):
+    from click.testing import CliRunner
+
+    import satkit
+
+    maze = tmp_path / "aux.txt"
+    maze.write_text(
+        "START Aux(q\nGOLD\n1\nSTART TREASURES NEXT Aux(q\nAux(q TREASURES GOLD NEXT START\n"
+    )
+    dp_in, dp_out = tmp_path / "aux.dp", tmp_path / "aux.out"
+    run = CliRunner().invoke
+    encode = ["maze", "encode", str(maze), "--key", "node-time", "-o", str(dp_in)]
+    assert run(satkit.main, encode).exit_code == 0
+    assert run(satkit.main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
+    decoded = run(satkit.main, ["maze", "decode", str(dp_out), "--maze", str(maze)])
+    assert (decoded.exit_code, decoded.stdout) == (0, "START Aux(q\n")
