@@ -105,7 +105,8 @@ class HitmanMap:
     """A phase-1 map: size, the announced counts, and the content of every cell.
 
     ``m`` is the height (rows), ``n`` the width (columns); ``cells`` maps every
-    (x, y) of the grid to a content name.
+    (x, y) of the grid to a content name. ``line``: where the map's size is given in its
+    file, for messages (None when unknown).
     """
 
     name: str
@@ -114,6 +115,7 @@ class HitmanMap:
     guard_count: int
     civil_count: int
     cells: Mapping[Cell, str] = field(repr=False)
+    line: int | None = field(default=None, repr=False, compare=False)
 
     def inside(self, cell: Cell) -> bool:
         """Whether ``cell`` is on the grid."""
@@ -212,7 +214,7 @@ def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
     maps = document.get("maps")
     if not isinstance(maps, dict) or not maps:
         raise error(("maps",), '"maps" must be an object holding at least one map')
-    return {key: _read_map(key, maps[key], error) for key in maps}
+    return {key: _read_map(key, maps[key], error, where.line(("maps", key, "m"))) for key in maps}
 
 
 def too_many_cells(m: int, n: int) -> str:
@@ -223,7 +225,7 @@ def too_many_cells(m: int, n: int) -> str:
     )
 
 
-def _read_map(key: str, raw: Any, error: Any) -> HitmanMap:
+def _read_map(key: str, raw: Any, error: Any, line: int | None) -> HitmanMap:
     path: tuple[Any, ...] = ("maps", key)
     if not isinstance(raw, dict):
         raise error(path, f"map {key!r} is not a JSON object")
@@ -236,8 +238,6 @@ def _read_map(key: str, raw: Any, error: Any) -> HitmanMap:
             )
         numbers[field_name] = value
     m, n = numbers["m"], numbers["n"]
-    if m * n > MAX_CELLS:
-        raise error((*path, "m"), f"map {key!r}: {too_many_cells(m, n)}")
     rows = raw.get("rows_top_to_bottom")
     if not isinstance(rows, list) or len(rows) != m:
         raise error(
@@ -257,7 +257,7 @@ def _read_map(key: str, raw: Any, error: Any) -> HitmanMap:
                     f"map {key!r}: unknown content {content!r} (one of {', '.join(CONTENTS)})",
                 )
             cells[(x, m - 1 - r)] = str(content)
-    world = HitmanMap(key, m, n, numbers["guard_count"], numbers["civil_count"], cells)
+    world = HitmanMap(key, m, n, numbers["guard_count"], numbers["civil_count"], cells, line)
     problem = rule_problem(world)
     if problem:
         raise error(path, f"map {key!r}: {problem}")
@@ -284,18 +284,23 @@ def rule_problem(world: HitmanMap) -> str | None:
 
 
 def choose_map(maps: Mapping[str, HitmanMap], wanted: str | None, file: str) -> HitmanMap:
-    """The map named ``wanted`` (or the only one when None); FormatError naming the known maps."""
+    """The map named ``wanted`` (or the only one when None); FormatError naming the known
+    maps, or refusing the chosen map when its grid is above `MAX_CELLS` (the limit is
+    the deduction's: other maps of the file may be bigger)."""
     if wanted is None:
-        if len(maps) == 1:
-            return next(iter(maps.values()))
-        raise FormatError(
-            file, None, f"the file holds {len(maps)} maps; choose one: {known_names(maps)}"
-        )
+        if len(maps) != 1:
+            raise FormatError(
+                file, None, f"the file holds {len(maps)} maps; choose one: {known_names(maps)}"
+            )
+        wanted = next(iter(maps))
     if wanted not in maps:
         raise FormatError(
             file, None, f"no map named {wanted!r}; the known maps are {known_names(maps)}"
         )
-    return maps[wanted]
+    world = maps[wanted]
+    if world.m * world.n > MAX_CELLS:
+        raise FormatError(file, world.line, f"map {wanted!r}: {too_many_cells(world.m, world.n)}")
+    return world
 
 
 def known_names(maps: Mapping[str, HitmanMap]) -> str:

@@ -184,15 +184,37 @@ def test_replay_refuses_a_malformed_vision_entry_and_a_grid_too_big(tmp_path):
     assert "90,000 cells; the deduction takes at most 2,500" in result.stderr
 
 
+def _room(m: int, n: int) -> dict:
+    rows = [["EMPTY"] * n for _ in range(m)]
+    rows[0][0], rows[0][1] = "TARGET", "PIANO_WIRE"
+    return {"m": m, "n": n, "guard_count": 0, "civil_count": 0, "rows_top_to_bottom": rows}
+
+
 def test_a_map_too_big_is_refused_at_its_line(tmp_path):
     maps = tmp_path / "big.json"
+    rows = json.dumps(_room(100, 100)["rows_top_to_bottom"])
     maps.write_text(
         '{"format": "hitman-maps/1",\n "maps": {"huge": {\n "m": 100, "n": 100, "guard_count": 0,'
-        ' "civil_count": 0, "rows_top_to_bottom": []}}}\n'
+        f' "civil_count": 0, "rows_top_to_bottom": {rows}}}}}}}\n'
     )
     result = run(maps)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {maps}:2: map 'huge': a grid of m = 100 by n = 100")
+
+
+def test_a_big_map_in_the_file_does_not_refuse_the_others(tmp_path):
+    # the cell limit is the deduction's, for the map played: one oversized map refused
+    # every map of the file (audit 19-E #5)
+    document = json.loads(MAPS.read_text())
+    document["maps"]["huge"] = _room(50, 51)
+    maps = tmp_path / "maps.json"
+    maps.write_text(json.dumps(document))
+    played = run(maps, "--map", "default_world")
+    assert played.exit_code == 10, played.stderr
+    assert played.stdout == run(MAPS, "--map", "default_world").stdout
+    refused = run(maps, "--map", "huge")
+    assert refused.exit_code == 1
+    assert "map 'huge': a grid of m = 50 by n = 51 has 2,550 cells" in refused.stderr
 
 
 def test_maps_and_trace_cannot_both_read_stdin():
