@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -15,12 +16,14 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
 from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
+    EXIT_INTERRUPTED,
     PATH,
     STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
     StatusLine,
     answered,
+    fail,
     fail_if_short,
     print_warnings,
     report_errors,
@@ -29,12 +32,13 @@ from formats.cli import (
 from formats.detect import read_dimacs_or_dp
 from formats.formula import Formula
 from formats.memory import available_memory
-from formats.results import SolverResult, competition_text
+from formats.results import SolverResult, competition_text, minisat_result_text
 from formats.streams import (
     atomic_output,
     check_output,
     display_name,
     is_stdout,
+    same_file,
 )
 
 EXIT_SAT = 10
@@ -167,7 +171,8 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
 @click.command(
     "solve", short_help="Solve a DIMACS CNF file with our DPLL (SAT-competition output).",
 )
-@click.argument("input_path", metavar="FILE")
+@click.argument("input_path", metavar="[FILE", default="-", required=False)
+@click.argument("result_path", metavar="[RESULT]]", type=PATH, required=False)
 @click.option(
     "--mode",
     type=click.Choice(MODES),
@@ -221,6 +226,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
 @report_errors
 def solve(
     input_path: str,
+    result_path: str | None,
     mode: str,
     heuristic: str | None,
     seed: int,
@@ -231,13 +237,14 @@ def solve(
     show_stats: bool,
     strict: bool,
 ) -> None:
-    """Solve a DIMACS CNF FILE ('-' = stdin; .gz/.bz2/.xz read transparently; a file
-    laid out as the assignment's DP input is read as one, with a warning).
+    """Solve a DIMACS CNF FILE ('-' or none = stdin; .gz/.bz2/.xz read transparently; a
+    file laid out as the assignment's DP input is read as one, with a warning).
 
     Prints SAT-competition output on stdout: 'c' comment lines, one 's' line
     (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and 'v' lines with the model.
     Exit status: 10 satisfiable, 20 unsatisfiable, 0 unknown (timeout,
-    conflict limit, Ctrl-C), 1 bad input, 2 usage error.
+    conflict limit, Ctrl-C, SIGTERM, a CPU-time limit), 1 bad input, 2 usage error.
+    RESULT, as MiniSat's second file, gets SAT and the model, UNSAT or INDET.
     """
     started = time.monotonic()
     if heuristic is not None:
@@ -253,8 +260,13 @@ def solve(
         raise click.UsageError(
             f"--proof {proof_path} would mix the proof with the answer on stdout"
         )
-    if proof_path is not None:
-        check_output(proof_path, inputs=[input_path])  # now, not after an hour's solve
+    if result_path is not None and is_stdout(result_path):
+        raise click.UsageError(f"RESULT {result_path} would mix MiniSat's answer with ours")
+    if proof_path is not None and result_path is not None and _same_output(proof_path, result_path):
+        raise click.UsageError("--proof and RESULT name the same file")
+    for output in (proof_path, result_path):
+        if output is not None:
+            check_output(output, inputs=[input_path])  # now, not after an hour's solve
 
     gave_up: str | None = None
     answer: bool | None = None
@@ -280,28 +292,40 @@ def solve(
         unwritten = exc  # a full disk at the end: the answer still stands, and is printed
 
     if gave_up is not None:
-        comments = [gave_up] if show_stats else []
-        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
-        answered(EXIT_UNKNOWN)
-    comments = _statistics(solver, seconds) if show_stats else []
-    if answer is None:
-        if show_stats:
-            why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
-            comments.append(f"stopped: {why}")
-        click.echo(competition_text(SolverResult("UNKNOWN", comments=comments)), nl=False)
-        answered(EXIT_UNKNOWN)
-    if answer:
-        result = SolverResult("SAT", solver.get_model(), comments)
+        result = SolverResult("UNKNOWN", comments=[gave_up] if show_stats else [])
+    else:
+        comments = _statistics(solver, seconds) if show_stats else []
+        if answer is None:
+            if show_stats:
+                why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
+                comments.append(f"stopped: {why}")
+            result = SolverResult("UNKNOWN", comments=comments)
+        elif answer:
+            result = SolverResult("SAT", solver.get_model(), comments)
+        else:
+            if proof_path is not None and show_stats:
+                kind = "binary DRAT" if binary_proof else "DRUP"
+                done = " not written" if unwritten else ""
+                comments.append(f"proof ({kind}){done}: {proof_path}")
+            result = SolverResult("UNSAT", comments=comments)
+    if result_path is not None:
+        with atomic_output(result_path, inputs=[input_path]) as out:
+            out.write(minisat_result_text(result))
+    try:
         click.echo(competition_text(result), nl=False)
-        answered(EXIT_SAT)
-    if proof_path is not None and show_stats:
-        kind = "binary DRAT" if binary_proof else "DRUP"
-        done = " not written" if unwritten else ""
-        comments.append(f"proof ({kind}){done}: {proof_path}")
-    click.echo(competition_text(SolverResult("UNSAT", comments=comments)), nl=False)
-    if unwritten is not None:
-        raise unwritten  # one error line naming the proof file, exit 1: what was asked is missing
-    answered(EXIT_UNSAT)
+        if unwritten is not None:
+            raise unwritten  # one error line naming the proof file, exit 1: asked, and missing
+        answered(_EXIT_CODES[result.status])
+    except KeyboardInterrupt:  # the answer is being printed (a slow reader): say it is cut off
+        fail("interrupted while printing the answer: standard output is cut off", EXIT_INTERRUPTED)
+
+
+_EXIT_CODES = {"SAT": EXIT_SAT, "UNSAT": EXIT_UNSAT, "UNKNOWN": EXIT_UNKNOWN}
+
+
+def _same_output(a: str, b: str) -> bool:
+    """Whether two output names are one file (an existing one, or the same new path)."""
+    return same_file(a, b) or os.path.realpath(a) == os.path.realpath(b)
 
 
 class _NoProof(Exception):
@@ -312,8 +336,8 @@ class _NoProof(Exception):
 def _proof_output(proof_path: str | None, input_path: str, binary: bool) -> Iterator[Any]:
     """The ``--proof`` file, open for the solver to write lemmas to as it finds them (so
     a long run's proof costs no memory), made whole only at the end (atomic). A run that
-    ends without UNSAT (`_NoProof`) leaves FILE empty, as cadical does: never a proof of
-    an earlier run. Yields None without ``--proof``."""
+    ends without UNSAT (`_NoProof`) leaves FILE empty: never a proof of an earlier run.
+    Yields None without ``--proof``."""
     if proof_path is None:
         with contextlib.suppress(_NoProof):
             yield None

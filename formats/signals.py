@@ -37,15 +37,19 @@ def signal_raises(number: int, exception: type[BaseException]) -> Iterator[bool]
 
 
 STOP_SIGNALS: tuple[int, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    getattr(signal, name)
+    for name in ("SIGTERM", "SIGHUP", "SIGXCPU")
+    if hasattr(signal, name)
 )
 """Signals that ask a command to stop, handled like Ctrl-C: SIGTERM (``kill``,
-``timeout``, schedulers) and SIGHUP (the terminal closed, an ssh connection dropped)."""
+``timeout``, schedulers), SIGHUP (the terminal closed, an ssh connection dropped) and
+SIGXCPU (a soft CPU-time limit ran out: ``ulimit -t``, a harness's RLIMIT_CPU; the
+kernel kills at the hard limit, so a stop must be quick)."""
 
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM and SIGHUP (`STOP_SIGNALS`) like Ctrl-C (KeyboardInterrupt) while
+    """Treat SIGTERM, SIGHUP and SIGXCPU (`STOP_SIGNALS`) like Ctrl-C (KeyboardInterrupt) while
     the block runs.
 
     ``timeout``, ``kill`` and batch schedulers send SIGTERM; Python's default

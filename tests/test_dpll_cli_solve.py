@@ -250,10 +250,10 @@ def test_classic_mode_runs_when_present(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals to a child are POSIX")
-@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP", "SIGXCPU"])
 def test_ctrl_c_or_sigterm_prints_unknown_with_statistics(tmp_path: Path, signum: str) -> None:
-    """SIGTERM (what `timeout` and `kill` send) and SIGHUP (a terminal closed; audit
-    17-B #2) stop the solve like Ctrl-C."""
+    """SIGTERM (what `timeout` and `kill` send), SIGHUP (a terminal closed; audit 17-B #2)
+    and SIGXCPU (a soft CPU-time limit; audit 19-D #4) stop the solve like Ctrl-C."""
     path = write(tmp_path, "php.cnf", pigeonhole_text(10))
     process = subprocess.Popen(
         [sys.executable, "-c", "from satkit import main; main()", "solve", str(path)],
@@ -478,3 +478,72 @@ def test_a_dp_input_file_is_solved_as_dp_input_as_stats_reads_it(tmp_path):
     maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
     assert "expected a literal or 0, found 'START'" in CliRunner().invoke(
         main, ["solve", str(maze)]).stderr
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXCPU"), reason="CPU-time limits are POSIX")
+def test_a_cpu_time_limit_gives_unknown_and_leaves_no_temporary_proof(tmp_path: Path) -> None:
+    # `ulimit -t` / a harness's RLIMIT_CPU killed the solve with no 's' line and left the
+    # proof's hidden temporary file behind (audit 19-D #4); MiniSat answers INDETERMINATE
+    import resource
+
+    path = write(tmp_path, "php.cnf", pigeonhole_text(10))
+    proof = tmp_path / "p.drup"
+    done = subprocess.run(
+        [sys.executable, "-c", "from satkit import main; main()", "solve", str(path),
+         "--proof", str(proof)],
+        capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (2, 30)),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert parse_competition(done.stdout).status == "UNKNOWN"
+    assert sorted(os.listdir(tmp_path)) == ["p.drup", "php.cnf"] and proof.read_text() == ""
+
+
+def test_without_a_file_the_formula_comes_from_stdin(tmp_path: Path) -> None:
+    # minisat, cadical and picosat read stdin when given no file; harnesses that pipe the
+    # formula in (cnfgen's, for one) got a usage error (audit 19-D #1)
+    result = run([], stdin="p cnf 2 2\n1 0\n-1 2 0\n")
+    assert result.exit_code == 10 and "v 1 2 0" in result.stdout
+
+
+def test_a_second_file_gets_minisats_result(tmp_path: Path) -> None:
+    # `minisat IN OUT` writes SAT and the model, UNSAT or INDET to OUT; course scripts and
+    # harnesses call solvers that way (audit 19-D #1)
+    sat = write(tmp_path, "sat.cnf", "p cnf 3 2\n1 2 0\n-1 3 0\n")
+    unsat = write(tmp_path, "unsat.cnf", "p cnf 1 2\n1 0\n-1 0\n")
+    out = tmp_path / "out.txt"
+    result = run([str(sat), str(out)])
+    assert result.exit_code == 10 and "s SATISFIABLE" in result.stdout
+    from formats.results import parse_minisat_result
+
+    answer = parse_minisat_result(out.read_text())
+    assert answer.status == "SAT" and satisfied(answer.model, sat.read_text())
+    assert run([str(unsat), str(out), "-q"]).exit_code == 20 and out.read_text() == "UNSAT\n"
+    hard = write(tmp_path, "php.cnf", pigeonhole_text(9))
+    assert run([str(hard), str(out), "--conflicts", "5", "-q"]).exit_code == 0
+    assert out.read_text() == "INDET\n"
+    # refused before solving: stdout, the proof's file, the input itself
+    assert run([str(sat), "-"]).exit_code == 2
+    assert run([str(unsat), str(out), "--proof", str(out)]).exit_code == 2
+    same = run([str(sat), str(sat)])
+    assert same.exit_code == 1 and "input" in same.stderr
+    assert sat.read_text() == "p cnf 3 2\n1 2 0\n-1 3 0\n"
+
+
+def test_a_stop_while_the_answer_is_printed_says_the_output_is_cut_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SIGTERM while a long model was blocked on a slow reader said "interrupted: nothing
+    # written" after 's SATISFIABLE' and part of the model had gone out (audit 19-D #3)
+    import dpll.cli
+
+    def blocked(result):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dpll.cli, "competition_text", blocked)
+    path = write(tmp_path, "sat.cnf", "p cnf 1 1\n1 0\n")
+    result = CliRunner().invoke(main, ["solve", str(path)])
+    assert result.exit_code == 130
+    assert result.stderr == (
+        "error: interrupted while printing the answer: standard output is cut off\n"
+    )
