@@ -108,6 +108,30 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
+_UNREAD_COMPRESSIONS = (
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x04\x22\x4d\x18", "lz4"),
+    (b"\x5d\x00\x00", "LZMA-alone (.lzma)"),
+    (b"PK\x03\x04", "zip"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+)
+
+
+def refuse_unread_compression(head: bytes, name: str) -> None:
+    """FormatError naming the compression when the first bytes announce one that is not
+    read here (zstd, lz4, .lzma, zip, 7z), rather than "binary data" further on: none of
+    these bytes can start a text file.
+
+    >>> refuse_unread_compression(b"p cnf 1 1", "x.cnf")
+    """
+    for magic, kind in _UNREAD_COMPRESSIONS:
+        if head.startswith(magic):
+            raise FormatError(
+                name, 1, f"{kind} compressed data: satkit reads gzip, bz2 and xz (decompress it"
+                " first)",
+            )  # fmt: skip
+
+
 def _open_compressed(kind: str, fileobj: IO[bytes]) -> IO[bytes]:
     """A decompressing reader over ``fileobj`` for ``kind`` (gzip, bz2 or xz).
 
@@ -374,6 +398,8 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     except OSError as exc:
         raise FormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
     kind = compression_of(raw[:10])
+    if kind is None:
+        refuse_unread_compression(raw[:10], name)
     return _decompress(raw, kind, name) if kind else raw
 
 
@@ -435,6 +461,7 @@ def iter_byte_blocks(
             raise FormatError(name, line, f"cannot read: {exc.strerror or exc}") from None
         kind = compression_of(head)
         if kind is None:
+            refuse_unread_compression(head, name)
             read = raw.read
             piece_size = block_size
             pieces = [head] if head else []

@@ -10,6 +10,7 @@ import io
 import lzma
 import os
 import random
+import re
 import stat
 import sys
 import threading
@@ -727,3 +728,27 @@ def test_a_formula_typed_at_a_terminal_ends_at_one_ctrl_d():
         child.kill()
         os.close(main)
     assert (child.returncode, out) == (20, b"s UNSATISFIABLE\n")
+
+
+@pytest.mark.parametrize(
+    ("kind", "head"),
+    [
+        ("zstd", b"\x28\xb5\x2f\xfd\x24\x00"),
+        ("lz4", b"\x04\x22\x4d\x18\x64\x40"),
+        ("LZMA-alone (.lzma)", b"\x5d\x00\x00\x80\x00\xff"),
+        ("zip", b"PK\x03\x04\x14\x00"),
+        ("7z", b"7z\xbc\xaf\x27\x1c\x00\x04"),
+    ],
+)
+def test_compressions_not_read_here_are_named(tmp_path, kind, head):
+    # `.lzma` (which cadical reads) and `.zst` were "binary data, not DIMACS text": the
+    # message sent the user after the wrong problem (audit 19-D #5)
+    from formats.detect import read_formula
+    from formats.dimacs import read_dimacs
+
+    path = tmp_path / "f.cnf.x"
+    path.write_bytes(head + bytes(range(200)))
+    message = f"{path}:1: {kind} compressed data: satkit reads gzip, bz2 and xz"
+    for read in (read_dimacs, read_formula):
+        with pytest.raises(FormatError, match=re.escape(message)):
+            read(path)
