@@ -482,8 +482,8 @@ class _Reader:
         self.header_line = line
         if self.strict and self.max_var > self.declared_vars:
             raise self.error(
-                line, f"header declares {self.declared_vars} variables but literals go up to "
-                f"{self.max_var}"
+                line, f"header declares {counted(self.declared_vars, 'variable')} but literals go "
+                f"up to {self.max_var}"
             )
 
     # -- end ------------------------------------------------------------------------------
@@ -498,12 +498,13 @@ class _Reader:
             raise self.error(last_line, "empty input: no 'p cnf' header and no clauses")
         declared = self.declared_vars or 0
         if self.declared_vars is not None and self.max_var > declared:
-            message = f"header declares {declared} variables but literals go up to {self.max_var}"
+            declares = f"header declares {counted(declared, 'variable')}"
+            message = f"{declares} but literals go up to {self.max_var}"
             self.warn(self.header_line, message)
         if self.declared_clauses is not None and len(formula.clauses) != self.declared_clauses:
             self.complain(
                 self.header_line,
-                f"header declares {self.declared_clauses} clauses "
+                f"header declares {counted(self.declared_clauses, 'clause')} "
                 f"but the file has {len(formula.clauses)}",
             )
         formula.nvars = max(declared, self.max_var)
@@ -655,6 +656,11 @@ def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
     except FormatError:
         return None
     return None
+
+
+def counted(number: int, word: str) -> str:
+    """``1 clause``, ``2 clauses``: a count with its noun in the right number."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def format_clause(clause: Sequence[int]) -> str:

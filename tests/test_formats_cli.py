@@ -125,7 +125,7 @@ def test_convert_warnings_go_to_stderr(tmp_path):
     assert result.exit_code == 0
     assert result.stdout == "1 2\n0\n"
     assert result.stderr.splitlines() == [
-        f"warning: {source}:1: header declares 1 variables but literals go up to 2",
+        f"warning: {source}:1: header declares 1 variable but literals go up to 2",
         f"warning: {source}:1: header declares 5 clauses but the file has 1",
     ]
 
@@ -264,7 +264,7 @@ def test_stats_json_and_dp_input(tmp_path):
 def test_stats_from_stdin_with_warnings(tmp_path):
     result = run(stats, ["-", "--json"], stdin=b"p cnf 1 1\n1 2 0\n")
     assert json.loads(result.stdout)["variables"] == 2
-    assert result.stderr.startswith("warning: <stdin>:1: header declares 1 variables")
+    assert result.stderr.startswith("warning: <stdin>:1: header declares 1 variable")
     quiet = run(stats, ["-", "--quiet"], stdin=b"p cnf 1 1\n1 2 0\n")
     assert quiet.stderr == ""
     strict = run(stats, ["-", "--strict"], stdin=b"p cnf 1 1\n1 2 0\n")
@@ -295,7 +295,7 @@ BAD_INPUTS = [
     ("percent-inline", b"p cnf 2 1\n1 % 0\n", [], 2, "found '%'"),
     ("beyond-header", b"p cnf 2 1\n1 -3 0\n", ["--strict"], 2, "literal -3 exceeds"),
     ("more-declared", b"p cnf 3 5\n1 0\n", ["--strict"], 1, "header declares 5 clauses"),
-    ("fewer-declared", b"p cnf 3 1\n1 0\n2 0\n", ["--strict"], 1, "header declares 1 clauses"),
+    ("fewer-declared", b"p cnf 3 1\n1 0\n2 0\n", ["--strict"], 1, "header declares 1 clause"),
     ("no-header-strict", b"1 2 0\n", ["--strict"], 1, "no 'p cnf VARIABLES CLAUSES' header"),
     ("no-final-zero", b"p cnf 3 1\n1 2\n", ["--strict"], 2, "last clause has no terminating 0"),
     ("header-late", b"c\n1 0\np cnf 1 1\n", ["--strict", "--from", "dimacs"], 2, "no 'p cnf"),

@@ -279,7 +279,7 @@ def test_lenient_header_mismatches_are_warnings_and_nvars_is_the_max():
     [
         ("p cnf 2 1\n1 -3 0\n", "f:2: literal -3 exceeds the declared 2 variables"),
         ("p cnf 2 1\n1 0\n\n2 7\n0\n", "f:4: literal 7 exceeds the declared 2 variables"),
-        ("p cnf 9 1\n1 0\n1 0\n", "f:1: header declares 1 clauses but the file has 2"),
+        ("p cnf 9 1\n1 0\n1 0\n", "f:1: header declares 1 clause but the file has 2"),
         ("p cnf 9 3\n1 0\n", "f:1: header declares 3 clauses but the file has 1"),
         ("1 0\n", "f:1: no 'p cnf VARIABLES CLAUSES' header before the clauses"),
         ("p cnf 2 1\n1 2", "f:2: last clause has no terminating 0"),
