@@ -11,6 +11,7 @@ Ctrl-C or SIGTERM stopped a batch before anything failed.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -44,6 +45,7 @@ from crosscheck.fuzz import (
     printable,
     run_fuzz,
     save_failure,
+    save_timeout,
 )
 from crosscheck.generators import MIN_VARS
 from crosscheck.instances import Instance, discover, load_instance
@@ -472,8 +474,8 @@ def crosscheck_command(
     "out_dir",
     default="fuzz-failures",
     show_default=True,
-    help="Folder for failing instances, their shrunk forms and maze files (checked before "
-    "the run; created when a failure is saved).",
+    help="Folder for failing and timed-out instances, the failures' shrunk forms and maze "
+    "files (checked before the run; created when an instance is saved).",
 )
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instances checked in parallel, each in its own worker process.")  # fmt: skip
@@ -510,7 +512,8 @@ def fuzz_command(
 ) -> None:
     """Cross-check random instances: cnfuzz-style layered CNFs (`c seed N`), random k-SAT
     near the threshold, random mazes. Each failure is saved in --out, shrunk with a
-    delta debugger, and printed with a one-line command that reproduces it.
+    delta debugger, and printed with a one-line command that reproduces it. An instance
+    on which a solver timed out is saved there too, unshrunk (a timeout fails nothing).
 
     Exit 0 when every instance agrees and validates, 1 otherwise; 130 when Ctrl-C or
     SIGTERM stopped it before anything failed.
@@ -554,6 +557,7 @@ def _fuzz(
     tally = Tally(check.solvers)
     per_family: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
+    timeouts: list[dict[str, Any]] = []  # what saving and its line need, not the whole record
     started = time.monotonic()
     interrupted = False
     try:
@@ -565,6 +569,12 @@ def _fuzz(
             failed = is_failure(record)
             if failed:
                 failures.append(record)
+            elif record["verdict"] == "timeout":
+                slow = [name for name, run in record["runs"].items() if run["outcome"] == "timeout"]
+                timeouts.append(
+                    {key: record[key] for key in ("family", "seed", "instance")}
+                    | {"why": ", ".join(slow) or record.get("error", "")}
+                )
             progress.advance(failed)
     except KeyboardInterrupt:
         interrupted = True
@@ -577,13 +587,22 @@ def _fuzz(
     shown = ", ".join(f"{family} {per_family[family]}" for family in options.families)
     summary = tally.summary()
     failures.sort(key=lambda r: r["seed"])
+    timeouts.sort(key=lambda r: r["seed"])
     _echo(
         f"fuzz: {tally.instances} instances ({shown}) from seed {fuzz_seed}; "
         f"{len(failures)} failures; {elapsed:.1f} s",
         err=out_err,
     )
     _echo_lines(summary_lines(summary), err=out_err)
-    _echo_lines(notice_lines(summary), err=out_err)
+    # a timeout fails nothing, but the formula behind a hang is worth having: each is saved
+    # (unshrunk: shrinking keeps failures only) and its line says where
+    for record in timeouts:
+        saved = save_timeout(record, options, out_dir)
+        _echo(
+            f"timeout: {record['instance']} ({record['why']}); saved: {' '.join(saved.files)}",
+            err=out_err,
+        )
+    _echo_lines(notice_lines(dataclasses.replace(summary, timed_out=[])), err=out_err)
     shrinking = True
     for number, record in enumerate(failures, start=1):
         what = ", ".join(

@@ -10,6 +10,10 @@ and seed ``S + i``, so any one of them is regenerated with
   a maze also as ``maze-<seed>.txt``;
 - ``<family>-<seed>.min.cnf``: the shrunk formula (:mod:`crosscheck.shrink`),
   whose ``c reproduce:`` comment is the command that shows the failure again.
+
+An instance on which a solver timed out is no failure, but :func:`save_timeout` saves
+its ``<family>-<seed>.cnf`` (and maze file) the same way, unshrunk: the formula behind
+a hang.
 """
 
 from __future__ import annotations
@@ -136,7 +140,8 @@ def regenerate_command(family: str, seed: int, options: FuzzOptions) -> str:
 
 @dataclass
 class SavedFailure:
-    """What :func:`save_failure` wrote and the command that reproduces the failure."""
+    """What :func:`save_failure` (or :func:`save_timeout`) wrote and the command that
+    reproduces the failure (for a timeout: regenerates the instance)."""
 
     record: dict[str, Any]
     files: list[str]
@@ -144,22 +149,12 @@ class SavedFailure:
     shrunk: ShrinkResult | None = None
 
 
-def save_failure(
-    record: dict[str, Any],
-    options: FuzzOptions,
-    out_dir: str,
-    *,
-    max_checks: int = 5000,
-    shrink: bool = True,
-    progress: ShrinkProgress | None = None,
-) -> SavedFailure:
-    """Save a failed fuzz instance and its shrunk form in ``out_dir`` (see the module docstring).
-
-    Without ``shrink`` only the instance is saved (with the command that regenerates it);
-    ``progress`` is handed to :func:`crosscheck.shrink.shrink_instance`.
-    """
-    family, seed = record["family"], record["seed"]
-    instance = fuzz_instance(family, seed, options.max_vars)
+def _save_instance(
+    instance: Instance, family: str, seed: int, options: FuzzOptions, out_dir: str
+) -> tuple[str, list[str], str | None]:
+    """Write ``instance`` as ``<family>-<seed>.cnf`` (and a maze as ``maze-<seed>.txt``) in
+    ``out_dir`` with its ``c seed`` and ``c regenerate`` comments; return the path stem,
+    the files written and the maze file (None for a CNF)."""
     os.makedirs(out_dir, exist_ok=True)
     stem = os.path.join(out_dir, f"{family}-{seed}")
     files: list[str] = []
@@ -182,6 +177,37 @@ def save_failure(
     if maze_file is not None:
         write_text_atomic(maze_file, maze_text(instance.maze))
         files.append(maze_file)
+    return stem, files, maze_file
+
+
+def save_timeout(record: dict[str, Any], options: FuzzOptions, out_dir: str) -> SavedFailure:
+    """Save an instance on which a solver timed out, as :func:`save_failure` saves a failure
+    but never shrunk (a timeout is no failure, and shrinking keeps failures only): the
+    formula behind a hang, with the command that regenerates it."""
+    family, seed = record["family"], record["seed"]
+    instance = fuzz_instance(family, seed, options.max_vars)
+    _stem, files, _maze_file = _save_instance(instance, family, seed, options, out_dir)
+    return SavedFailure(record, files, regenerate_command(family, seed, options))
+
+
+def save_failure(
+    record: dict[str, Any],
+    options: FuzzOptions,
+    out_dir: str,
+    *,
+    max_checks: int = 5000,
+    shrink: bool = True,
+    progress: ShrinkProgress | None = None,
+) -> SavedFailure:
+    """Save a failed fuzz instance and its shrunk form in ``out_dir`` (see the module docstring).
+
+    Without ``shrink`` only the instance is saved (with the command that regenerates it);
+    ``progress`` is handed to :func:`crosscheck.shrink.shrink_instance`.
+    """
+    family, seed = record["family"], record["seed"]
+    instance = fuzz_instance(family, seed, options.max_vars)
+    stem, files, maze_file = _save_instance(instance, family, seed, options, out_dir)
+    regenerate = regenerate_command(family, seed, options)
     shrunk = (
         shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
         if shrink

@@ -68,7 +68,19 @@ class CorruptsLongClauseModels(_Faulty):
         return verdict
 
 
-FAULTY = {"test:flip-1": FlipsWhenOneIsTrue, "test:corrupt-2": CorruptsLongClauseModels}
+class GivesUpOnLongClauses(_Faulty):
+    """Answers nothing, as a solver stopped by its time limit does, when a clause has 6 or
+    more literals: a timeout that needs no clock."""
+
+    def fault(self, verdict):
+        return None if any(len(clause) >= 6 for clause in self.clauses) else verdict
+
+
+FAULTY = {
+    "test:flip-1": FlipsWhenOneIsTrue,
+    "test:corrupt-2": CorruptsLongClauseModels,
+    "test:gives-up": GivesUpOnLongClauses,
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -221,3 +233,33 @@ def test_ctrl_c_while_fuzz_shrinks_still_saves_and_reports_every_failure(tmp_pat
         assert lines[i + 1].startswith("  saved: ") and lines[i + 2].startswith("  reproduce: ")
         assert lines[i + 2].startswith("  reproduce: satkit fuzz --family ksat --seed ")
     assert len(list(out.glob("ksat-*.cnf"))) == len(fails)
+
+
+def test_fuzz_saves_each_instance_a_solver_timed_out_on(tmp_path):
+    # a hang used to leave nothing behind: no file, no command (audit 19-B #1)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main,
+        ["fuzz", "-n", "6", "--family", "cnfuzz", "--family", "maze", "--seed", "1",
+         "--max-vars", "30", "--solvers", "minisat22,test:gives-up", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output  # a timeout is still no failure
+    lines = result.stdout.splitlines()
+    counted = int(lines[1].split(", ")[-1].removesuffix(" timeout"))
+    timeouts = [line for line in lines if line.startswith("timeout: ")]
+    assert counted == 4 and len(timeouts) == counted  # one line each, none twice
+    assert not any(line.startswith("FAIL") for line in lines)
+    for line in timeouts:
+        name, saved = line.removeprefix("timeout: ").split(" (test:gives-up); saved: ")
+        family, seed = name.split("-")
+        paths = saved.split()
+        assert paths[0] == f"{out}/{name}.cnf"
+        formula = read_dimacs(paths[0])
+        assert formula.comments[:2] == [f"seed {seed}", f"fuzz family {family}"]
+        assert formula.comments[2].startswith(
+            f"regenerate: satkit fuzz --family {family} --seed {seed} --count 1 --max-vars 30 "
+        )
+        assert formula.clauses == fuzz_instance(family, int(seed), 30).clauses
+        assert paths[1:] == ([f"{out}/maze-{seed}.txt"] if family == "maze" else [])
+    assert "timeout: maze-4 (test:gives-up); saved: " in result.stdout  # with its maze file
+    assert not list(out.glob("*.min.cnf"))  # nothing shrunk: a timeout is no failure
