@@ -639,8 +639,14 @@ def _fuzz(
                 f"({_plural(saved.shrunk.checks, 'check')}{saved.shrunk.stopped_early()})",
                 err=out_err,
             )
+        if saved.did_not_fail_again:
+            _echo(
+                "  did not fail again when re-checked (a flaky solver?): saved unshrunk",
+                err=out_err,
+            )
         _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
-        _echo(f"  reproduce: {saved.reproduce}", err=out_err)
+        how = "regenerate" if saved.did_not_fail_again else "reproduce"
+        _echo(f"  {how}: {saved.reproduce}", err=out_err)
     if interrupted:
         _echo(f"interrupted after {tally.instances} of {count} instances", err=True)
         leave(1 if failures else EXIT_INTERRUPTED)

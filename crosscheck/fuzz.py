@@ -125,8 +125,11 @@ def check_command(path: str, options: CheckOptions, *, encoding: str | None = No
     return shlex.join(words)
 
 
-def regenerate_command(family: str, seed: int, options: FuzzOptions) -> str:
-    """The ``satkit fuzz`` command line that regenerates and re-checks one instance."""
+def regenerate_command(
+    family: str, seed: int, options: FuzzOptions, out_dir: str | None = None
+) -> str:
+    """The ``satkit fuzz`` command line that regenerates and re-checks one instance (saving
+    what it finds in ``out_dir``, when given)."""
     words = ["satkit", "fuzz", "--family", family, "--seed", str(seed), "--count", "1"]
     words += ["--max-vars", str(options.max_vars), "--solvers", ",".join(options.check.solvers)]
     if options.check.timeout != DEFAULT_TIMEOUT:
@@ -135,6 +138,8 @@ def regenerate_command(family: str, seed: int, options: FuzzOptions) -> str:
         words.append("--proofs")
     if options.check.seed:
         words += ["--solver-seed", str(options.check.seed)]
+    if out_dir is not None:
+        words += ["--out", out_dir]
     return shlex.join(words)
 
 
@@ -147,6 +152,9 @@ class SavedFailure:
     files: list[str]
     reproduce: str
     shrunk: ShrinkResult | None = None
+    did_not_fail_again: bool = False
+    """Checked again before shrinking, the instance did not fail (a flaky solver, a worker
+    that died): ``reproduce`` only regenerates it, saved unshrunk."""
 
 
 def _save_instance(
@@ -158,7 +166,7 @@ def _save_instance(
     os.makedirs(out_dir, exist_ok=True)
     stem = os.path.join(out_dir, f"{family}-{seed}")
     files: list[str] = []
-    regenerate = regenerate_command(family, seed, options)
+    regenerate = regenerate_command(family, seed, options, out_dir)
     comments = [f"seed {seed}", f"fuzz family {family}", printable(f"regenerate: {regenerate}")]
     original = Formula(nvars=instance.nvars, clauses=instance.clauses, comments=comments)
     maze_file = None
@@ -187,7 +195,7 @@ def save_timeout(record: dict[str, Any], options: FuzzOptions, out_dir: str) -> 
     family, seed = record["family"], record["seed"]
     instance = fuzz_instance(family, seed, options.max_vars)
     _stem, files, _maze_file = _save_instance(instance, family, seed, options, out_dir)
-    return SavedFailure(record, files, regenerate_command(family, seed, options))
+    return SavedFailure(record, files, regenerate_command(family, seed, options, out_dir))
 
 
 def save_failure(
@@ -207,20 +215,18 @@ def save_failure(
     family, seed = record["family"], record["seed"]
     instance = fuzz_instance(family, seed, options.max_vars)
     stem, files, maze_file = _save_instance(instance, family, seed, options, out_dir)
-    regenerate = regenerate_command(family, seed, options)
-    shrunk = (
-        shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
-        if shrink
-        else None
-    )
+    regenerate = regenerate_command(family, seed, options, out_dir)
+    if not shrink:
+        return SavedFailure(record, files, regenerate)
+    shrunk = shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
     if shrunk is None:
-        # The failure needs the maze (a path or the search), or does not come back on
-        # a re-check (a worker that died), or was not shrunk: the original is all there is.
-        if maze_file and failure_signature(record):
+        # The plain CNF did not fail: the failure needs the maze (its search or a path),
+        # or did not come back (a flaky solver, a worker that died). The original is all
+        # there is, and the command only regenerates it when it did not fail again.
+        if maze_file and is_failure(check_instance(instance, options.check)):
             command = check_command(maze_file, options.check, encoding=record.get("encoding"))
-        else:
-            command = regenerate
-        return SavedFailure(record, files, command)
+            return SavedFailure(record, files, command)
+        return SavedFailure(record, files, regenerate, did_not_fail_again=True)
     min_path = stem + ".min.cnf"
     reproduce = check_command(min_path, options.check)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(shrunk.failures))

@@ -3,6 +3,7 @@ solvers are caught, saved, shrunk to at most 10 clauses, and reproducible."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import pytest
@@ -76,10 +77,26 @@ class GivesUpOnLongClauses(_Faulty):
         return None if any(len(clause) >= 6 for clause in self.clauses) else verdict
 
 
+class FailsOnce(_Faulty):
+    """A flaky solver: claims UNSAT the first time it sees a satisfiable formula, and is right
+    from then on. The formulas seen are marked in the folder ``seen`` (solvers run in
+    forked processes, which share no memory)."""
+
+    seen = None
+
+    def fault(self, verdict):
+        mark = self.seen / hashlib.sha256(repr(self.clauses).encode()).hexdigest()
+        if verdict and not mark.exists():
+            mark.touch()
+            return False
+        return verdict
+
+
 FAULTY = {
     "test:flip-1": FlipsWhenOneIsTrue,
     "test:corrupt-2": CorruptsLongClauseModels,
     "test:gives-up": GivesUpOnLongClauses,
+    "test:fails-once": FailsOnce,
 }
 
 
@@ -263,3 +280,53 @@ def test_fuzz_saves_each_instance_a_solver_timed_out_on(tmp_path):
         assert paths[1:] == ([f"{out}/maze-{seed}.txt"] if family == "maze" else [])
     assert "timeout: maze-4 (test:gives-up); saved: " in result.stdout  # with its maze file
     assert not list(out.glob("*.min.cnf"))  # nothing shrunk: a timeout is no failure
+
+
+def test_a_failure_that_does_not_fail_again_is_said_so_and_not_claimed_to_reproduce(
+    tmp_path, monkeypatch
+):
+    # it was saved unshrunk without a word, under "reproduce:" (audit 19-B #2)
+    monkeypatch.setattr(FailsOnce, "seen", tmp_path / "seen")
+    (tmp_path / "seen").mkdir()
+    out = tmp_path / "out"
+    args = ["fuzz", "-n", "4", "--family", "ksat", "--family", "maze", "--seed", "7",
+            "--max-vars", "25", "-s", "minisat22,test:fails-once", "--out", str(out)]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output  # it did fail once: a failure
+    lines = result.stdout.splitlines()
+    fails = [i for i, line in enumerate(lines) if line.startswith("FAIL ")]
+    assert {lines[i].split(" seed ")[0] for i in fails} == {"FAIL ksat", "FAIL maze"}
+    for i in fails:
+        family, seed = lines[i].removeprefix("FAIL ").split(":")[0].split(" seed ")
+        maze = f" {out}/maze-{seed}.txt" if family == "maze" else ""
+        assert lines[i + 1 : i + 4] == [
+            "  did not fail again when re-checked (a flaky solver?): saved unshrunk",
+            f"  saved: {out}/{family}-{seed}.cnf{maze}",
+            f"  regenerate: satkit fuzz --family {family} --seed {seed} --count 1 --max-vars 25 "
+            f"--solvers minisat22,test:fails-once --out {out}",
+        ]
+    assert "reproduce:" not in result.stdout and not list(out.glob("*.min.cnf"))
+    # the command regenerates the instance into the same folder
+    first = next(path for path in out.glob("ksat-*.cnf"))
+    regenerate = read_dimacs(str(first)).comments[2].removeprefix("regenerate: ")
+    assert regenerate.endswith(f" --out {out}")
+    first.unlink()
+    for mark in (tmp_path / "seen").iterdir():
+        mark.unlink()
+    again = CliRunner().invoke(main, regenerate.split()[1:])
+    assert again.exit_code == 1 and f"  saved: {first}" in again.stdout
+    assert first.exists()
+
+
+def test_a_maze_failure_that_needs_the_maze_still_reproduces_from_the_maze_file(tmp_path):
+    # the only solver claims UNSAT: only the maze search says otherwise, and the plain CNF
+    # has nothing to compare it with. That is no flaky solver: the maze file reproduces it
+    options = FuzzOptions(
+        count=6, seed=0, families=("maze",), max_vars=40,
+        check=CheckOptions(["test:flip-1"], timeout=60),
+    )  # fmt: skip
+    failures = [r for r in run_fuzz(options) if is_failure(r)]
+    assert failures
+    saved = save_failure(failures[0], options, str(tmp_path))
+    assert saved.shrunk is None and not saved.did_not_fail_again
+    assert saved.reproduce.startswith(f"satkit crosscheck {tmp_path}/maze-")
