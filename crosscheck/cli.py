@@ -453,7 +453,8 @@ def crosscheck_command(
 @click.command("fuzz", short_help="Cross-check random CNFs and mazes against reference solvers.")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Random instances to generate and check.")  # fmt: skip
-@click.option("--seed", "fuzz_seed", type=int, default=0, show_default=True,
+# (not negative: random.Random(-S) is random.Random(S), so -S would repeat S's formulas)
+@click.option("--seed", "fuzz_seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Instance i uses seed SEED+i.")  # fmt: skip
 @click.option(
     "--family",

@@ -904,6 +904,14 @@ def test_fuzz_max_vars_is_a_bound_or_a_usage_error(tmp_path):
         assert "maze instances, which need at least 6" in result.stderr
 
 
+def test_a_negative_fuzz_seed_is_a_usage_error(monkeypatch):
+    # random.Random(-3) is random.Random(3): seed -3 repeated seed 3's formulas (audit 19-B #4)
+    monkeypatch.setattr(cli, "run_fuzz", _nothing_may_run)
+    result = invoke("fuzz", "--seed", "-3", "--count", "7")
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed': -3 is not in the range x>=0." in result.stderr
+
+
 def test_fuzz_counts_a_repeated_family_once(tmp_path):
     result = invoke("fuzz", "-n", "4", "--family", "cnfuzz", "--family", "cnfuzz",
                     "--max-vars", "20")  # fmt: skip
