@@ -162,9 +162,15 @@ def _save_instance(
 ) -> tuple[str, list[str], str | None]:
     """Write ``instance`` as ``<family>-<seed>.cnf`` (and a maze as ``maze-<seed>.txt``) in
     ``out_dir`` with its ``c seed`` and ``c regenerate`` comments; return the path stem,
-    the files written and the maze file (None for a CNF)."""
+    the files written and the maze file (None for a CNF).
+
+    A ``<family>-<seed>.min.cnf`` already there is removed: it was shrunk by an earlier
+    run, maybe from other solvers, and must not pass for this instance's shrunk form
+    (which, when there is one, is written after this)."""
     os.makedirs(out_dir, exist_ok=True)
     stem = os.path.join(out_dir, f"{family}-{seed}")
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(stem + ".min.cnf")
     files: list[str] = []
     regenerate = regenerate_command(family, seed, options, out_dir)
     comments = [f"seed {seed}", f"fuzz family {family}", printable(f"regenerate: {regenerate}")]

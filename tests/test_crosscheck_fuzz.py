@@ -17,6 +17,7 @@ from crosscheck.fuzz import (
     regenerate_command,
     run_fuzz,
     save_failure,
+    save_timeout,
 )
 from crosscheck.registry import register_solver, unregister_solver
 from dpll import Solver
@@ -330,3 +331,24 @@ def test_a_maze_failure_that_needs_the_maze_still_reproduces_from_the_maze_file(
     saved = save_failure(failures[0], options, str(tmp_path))
     assert saved.shrunk is None and not saved.did_not_fail_again
     assert saved.reproduce.startswith(f"satkit crosscheck {tmp_path}/maze-")
+
+
+def test_an_unshrunk_save_leaves_no_shrunk_file_of_an_earlier_run_beside_it(tmp_path):
+    # the old <stem>.min.cnf stayed, so the pair came from two runs (audit 19-B #5)
+    options = FuzzOptions(
+        count=6, seed=7, families=("ksat",), max_vars=25,
+        check=CheckOptions(["minisat22", "test:flip-1"], timeout=60),
+    )  # fmt: skip
+    record = next(r for r in run_fuzz(options) if is_failure(r))
+    stem = tmp_path / f"ksat-{record['seed']}"
+    for save in (
+        lambda: save_failure(record, options, str(tmp_path), shrink=False),
+        lambda: save_timeout(record, options, str(tmp_path)),
+    ):
+        (tmp_path / f"{stem.name}.min.cnf").write_text("c reproduce: another\np cnf 1 1\n1 0\n")
+        saved = save()
+        assert saved.files == [f"{stem}.cnf"]
+        assert sorted(path.name for path in tmp_path.iterdir()) == [f"{stem.name}.cnf"]
+    saved = save_failure(record, options, str(tmp_path))  # shrunk: the pair is this run's
+    assert saved.files == [f"{stem}.cnf", f"{stem}.min.cnf"]
+    assert read_dimacs(f"{stem}.min.cnf").comments[0] == f"reproduce: {saved.reproduce}"
