@@ -709,7 +709,8 @@ def shrink_command(
     with the one-line command that reproduces the failure.
 
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
-    Ctrl-C (or --max-checks running out) writes the smallest failing CNF found so far.
+    Ctrl-C (or --max-checks running out) writes the smallest failing CNF found so far,
+    marked in its comment (", interrupted" or ", stopped by --max-checks").
     """
     _need_tools(proofs)
     target = output if output is not None else _default_output(path)
@@ -757,6 +758,7 @@ def shrink_command(
     _echo(
         f"shrunk {instance.name}: {result.original_clauses} -> {len(result.clauses)} clauses "
         f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})"
+        + (", interrupted" if result.interrupted else "")
         + (f"; --max-checks {max_checks} ran out, so it may shrink further with more"
            if result.out_of_checks else ""),
         err=err,

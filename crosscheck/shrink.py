@@ -44,8 +44,11 @@ class ShrinkResult:
     out_of_checks: bool = False  # max_checks ran out: more checks might shrink it further
 
     def stopped_early(self) -> str:
-        """``", stopped by --max-checks"`` when the budget ran out (the formula may not be
+        """``", interrupted"`` when Ctrl-C (or SIGTERM) stopped it, ``", stopped by
+        --max-checks"`` when the budget ran out (either way the formula may not be
         minimal), else ``""``: for the messages and the shrunk file's comment."""
+        if self.interrupted:
+            return ", interrupted"
         return ", stopped by --max-checks" if self.out_of_checks else ""
 
 

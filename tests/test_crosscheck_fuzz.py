@@ -352,3 +352,31 @@ def test_an_unshrunk_save_leaves_no_shrunk_file_of_an_earlier_run_beside_it(tmp_
     saved = save_failure(record, options, str(tmp_path))  # shrunk: the pair is this run's
     assert saved.files == [f"{stem}.cnf", f"{stem}.min.cnf"]
     assert read_dimacs(f"{stem}.min.cnf").comments[0] == f"reproduce: {saved.reproduce}"
+
+
+def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
+    tmp_path, monkeypatch
+):
+    # "381 -> 306 clauses in 70 checks" looked finished (audit 19-B #6)
+    import crosscheck.shrink
+
+    real_check = crosscheck.shrink.check_instance
+    calls = []
+
+    def ctrl_c_at_the_5th_check(*args):
+        calls.append(args)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real_check(*args)
+
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", ctrl_c_at_the_5th_check)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("FAIL ksat seed "))
+    seed = lines[first].split(":")[0].removeprefix("FAIL ksat seed ")
+    assert lines[first + 1].startswith("  shrunk ")
+    assert lines[first + 1].endswith(" (5 checks, interrupted)")
+    comment = read_dimacs(str(out / f"ksat-{seed}.min.cnf")).comments[1]
+    assert comment.endswith(" in 5 checks (test:flip-1 disagree), interrupted")

@@ -199,3 +199,41 @@ def test_a_crash_is_shrunk_only_to_a_crash_of_the_same_kind(tmp_path):
     assert kinds == {"crash (exit 10, unreadable output: value lines do not end with N)"}
     assert len(result.clauses) == 5  # the smallest formula that still shows that crash
     assert failure_signature(result.record) == result.failures
+
+
+def _ctrl_c_at_check(monkeypatch, number):
+    """Make the `number`-th cross-check of the shrinker raise KeyboardInterrupt (as Ctrl-C,
+    or SIGTERM, does)."""
+    import crosscheck.shrink
+
+    real_check = crosscheck.shrink.check_instance
+    calls = []
+
+    def check(*args):
+        calls.append(args)
+        if len(calls) == number:
+            raise KeyboardInterrupt
+        return real_check(*args)
+
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", check)
+
+
+def test_a_shrink_stopped_by_ctrl_c_says_so_in_its_file_and_its_line(flips, tmp_path, monkeypatch):
+    # the file looked finished: only --max-checks was marked (audit 19-B #6)
+    from click.testing import CliRunner
+
+    from formats.dimacs import read_dimacs, write_dimacs
+    from formats.formula import Formula
+    from satkit import main
+
+    instance = _failing_ksat(CheckOptions(["minisat22", flips], timeout=30))
+    path = tmp_path / "fails.cnf"
+    write_dimacs(Formula(nvars=instance.nvars, clauses=instance.clauses), str(path))
+    _ctrl_c_at_check(monkeypatch, 12)
+    result = CliRunner().invoke(main, ["shrink", str(path), "-s", f"minisat22,{flips}"])
+    assert result.exit_code == 0, result.output
+    assert "interrupted: the smallest failing CNF so far is written" in result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("shrunk "))
+    assert line.endswith(f" in 12 checks ({flips} disagree), interrupted")
+    comment = read_dimacs(str(tmp_path / "fails.min.cnf")).comments[1]
+    assert comment.endswith(f" in 12 checks ({flips} disagree), interrupted")
