@@ -6,14 +6,18 @@
   a clause has 3 literals, growing by one with probability 2/3 (at most 20);
   each literal comes from the clause's layer, or with probability 1/2 (and
   again) from an earlier one; every literal of a layer is used once before
-  literals are drawn at random. Mostly satisfiable, structured, with long
-  clauses — different from what random 3-SAT exercises.
+  literals are drawn at random. Structured, with long clauses — different
+  from what random 3-SAT exercises; 213 of 400 satisfiable (53 %).
 - :func:`random_ksat`: uniform random k-SAT near its threshold (k = 3 at
   clause/variable ratio 3.8–4.7 with at most 100 variables most of the
-  time; also k = 2 around 1 and k = 4 around 9.9 with at most 50), about
-  half satisfiable.
+  time; also k = 2 around 1 and k = 4 around 9.9 with at most 50);
+  259 of 400 satisfiable (65 %).
 - :func:`random_maze`: a small maze from :func:`maze.generator.generate_maze`
   with random size, K, degree and one-way edges (often unsatisfiable).
+
+The shares satisfiable were measured by solving the formulas of seeds 0–399 at
+``max_vars`` 200 with PySAT's MiniSat 2.2 (a test does it again). At ``max_vars`` 40,
+the bound of the CI fuzz run, they are 239 and 287 of 400 (60 % and 72 %).
 
 ``max_vars`` bounds the number of variables (for mazes: At/Has atoms),
 so a CI run can fuzz thousands of small instances quickly; each family has a
