@@ -36,6 +36,7 @@ from crosscheck.batch import (
 )
 from crosscheck.check import CheckOptions, check_instance
 from crosscheck.fuzz import (
+    ALL_FAMILIES,
     DEFAULT_TIMEOUT,
     FAMILIES,
     FuzzOptions,
@@ -459,9 +460,10 @@ def crosscheck_command(
 @click.option(
     "--family",
     "families",
-    type=click.Choice(FAMILIES),
+    type=click.Choice(ALL_FAMILIES),
     multiple=True,
-    help="Instance families to cycle through (repeatable; default: all).",
+    help="Instance families to cycle through (repeatable; default: cnfuzz, ksat and maze; "
+    "edge only when named).",
 )
 @click.option(
     "--max-vars",
@@ -512,9 +514,11 @@ def fuzz_command(
     quiet: bool,
 ) -> None:
     """Cross-check random instances: cnfuzz-style layered CNFs (`c seed N`), random k-SAT
-    near the threshold, random mazes. Each failure is saved in --out, shrunk with a
-    delta debugger, and printed with a one-line command that reproduces it. An instance
-    on which a solver timed out is saved there too, unshrunk (a timeout fails nothing).
+    near the threshold, random mazes (and with --family edge, cnfuzz's CNFs with edge
+    cases: duplicate literals, tautologies, empty clauses, unused variables). Each
+    failure is saved in --out, shrunk with a delta debugger, and printed with a one-line
+    command that reproduces it. An instance on which a solver timed out is saved there
+    too, unshrunk (a timeout fails nothing).
 
     Exit 0 when every instance agrees and validates, 1 otherwise; 130 when Ctrl-C or
     SIGTERM stopped it before anything failed.

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crosscheck.check import CheckOptions, bad_input_record, check_instance
-from crosscheck.generators import cnfuzz, random_ksat, random_maze
+from crosscheck.generators import cnfuzz, edge, random_ksat, random_maze
 from crosscheck.instances import Instance, maze_instance
 from crosscheck.pool import run_pool
 from crosscheck.shrink import ShrinkProgress, ShrinkResult, failure_signature, shrink_instance
@@ -39,7 +39,11 @@ from maze.cnf import encode
 from maze.writer import maze_text
 
 FAMILIES = ("cnfuzz", "ksat", "maze")
-"""The fuzz families, in the order instances cycle through them."""
+"""The default fuzz families, in the order instances cycle through them."""
+
+ALL_FAMILIES = (*FAMILIES, "edge")
+"""Every fuzz family: ``edge`` (cnfuzz with edge cases, see `crosscheck.generators.edge`)
+only when asked for, so that runs without ``--family`` keep their formulas."""
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -63,16 +67,19 @@ class FuzzOptions:
         return self.families[index % len(self.families)], self.seed + index
 
 
+_CNF_FAMILIES = {"cnfuzz": cnfuzz, "ksat": random_ksat, "edge": edge}
+
+
 def fuzz_instance(family: str, seed: int, max_vars: int = 200) -> Instance:
     """The instance a family generates from ``seed`` (ValueError for an unknown family)."""
     if family == "maze":
         maze, encoding = random_maze(seed, max_vars)
         instance = maze_instance(maze, f"maze-{seed}", encoding=encoding, family="maze")
-    elif family in ("cnfuzz", "ksat"):
-        formula = (cnfuzz if family == "cnfuzz" else random_ksat)(seed, max_vars)
+    elif family in _CNF_FAMILIES:
+        formula = _CNF_FAMILIES[family](seed, max_vars)
         instance = Instance(f"{family}-{seed}", formula.clauses, formula.nvars, "cnf", family)
     else:
-        raise ValueError(f"unknown fuzz family {family!r} (valid: {', '.join(FAMILIES)})")
+        raise ValueError(f"unknown fuzz family {family!r} (valid: {', '.join(ALL_FAMILIES)})")
     instance.seed = seed
     return instance
 

@@ -12,6 +12,9 @@
   clause/variable ratio 3.8–4.7 with at most 100 variables most of the
   time; also k = 2 around 1 and k = 4 around 9.9 with at most 50);
   259 of 400 satisfiable (65 %).
+- :func:`edge`: cnfuzz's formula with a few seeded edge cases that the
+  other families never produce: a literal written twice, a tautology, now
+  and then an empty clause, variables declared but unused, or no clauses.
 - :func:`random_maze`: a small maze from :func:`maze.generator.generate_maze`
   with random size, K, degree and one-way edges (often unsatisfiable).
 
@@ -38,7 +41,7 @@ MAX_CLAUSE = 20
 MAZE_MIN_ATOMS = 6
 """The fewest At/Has atoms a random maze can have: (2 nodes + 1 treasure) × (K = 1, + 1)."""
 
-MIN_VARS = {"cnfuzz": 3, "ksat": 2, "maze": MAZE_MIN_ATOMS}
+MIN_VARS = {"cnfuzz": 3, "ksat": 2, "maze": MAZE_MIN_ATOMS, "edge": 3}
 """The smallest ``max_vars`` each family honours (maze: At/Has atoms)."""
 
 _KSAT = ((2, 0.15, 0.8, 1.2, 1000), (3, 0.70, 3.8, 4.7, 100), (4, 0.15, 9.0, 10.8, 50))
@@ -105,6 +108,58 @@ def cnfuzz(seed: int, max_vars: int = 200) -> Formula:
                 used.add(abs(lit))
             clauses.append(clause)
     nvars = high[-1] if high else 0
+    return Formula(nvars=nvars, clauses=clauses, comments=comments)
+
+
+def edge(seed: int, max_vars: int = 200) -> Formula:
+    """:func:`cnfuzz`'s formula for ``seed`` with edge cases that a reader or a solver's
+    preprocessing may get wrong, each listed in a comment:
+
+    - one to three times, a clause gets a copy of one of its literals, or (as often) the
+      negation of one, which makes it a tautology;
+    - one time in ten, an empty clause is added (the formula is then unsatisfiable);
+    - one time in ten, variables are declared but not used: the header's count goes up
+      (within ``max_vars``), or when there is no room, one variable's literals are
+      renamed to another variable's;
+    - one time in twenty, the formula has no clauses at all (half of those no variables).
+
+    The edge cases are drawn from a generator of their own (seeded ``edge SEED``), so
+    cnfuzz's formulas stay as they are.
+
+    >>> formula = edge(7, max_vars=40)
+    >>> formula.comments[0], formula.nvars <= 40, edge(7, max_vars=40) == formula
+    ('seed 7', True, True)
+    """
+    base = cnfuzz(seed, max_vars)
+    rng = random.Random(f"edge {seed}")
+    comments = [f"seed {seed}", f"edge cases on cnfuzz's formula ({base.comments[1]})"]
+    if rng.random() < 0.05:
+        nvars = rng.choice((0, base.nvars))
+        comments.append(f"edge: no clauses, {nvars} variables")
+        return Formula(nvars=nvars, clauses=[], comments=comments)
+    clauses = [list(clause) for clause in base.clauses]
+    nvars = base.nvars
+    for _ in range(rng.randint(1, 3)):
+        clause = rng.choice(clauses)
+        lit = rng.choice(clause)
+        twin = lit if rng.random() < 0.5 else -lit
+        clause.insert(rng.randint(0, len(clause)), twin)
+        what = f"literal {lit} written twice" if twin == lit else f"tautology {lit} {-lit}"
+        comments.append(f"edge: {what} in a clause")
+    if rng.random() < 0.1:
+        clauses.insert(rng.randint(0, len(clauses)), [])
+        comments.append("edge: an empty clause")
+    if rng.random() < 0.1:
+        if nvars < max_vars:
+            declared = rng.randint(nvars + 1, min(max_vars, nvars + 10))
+            comments.append(f"edge: variables {nvars + 1}..{declared} declared, not used")
+            nvars = declared
+        else:
+            gone, kept = rng.sample(range(1, nvars + 1), 2)
+            for clause in clauses:
+                clause[:] = [(kept if lit > 0 else -kept) if abs(lit) == gone else lit
+                             for lit in clause]  # fmt: skip
+            comments.append(f"edge: variable {gone} declared, not used (now {kept})")
     return Formula(nvars=nvars, clauses=clauses, comments=comments)
 
 

@@ -4,6 +4,7 @@ solvers are caught, saved, shrunk to at most 10 clauses, and reproducible."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 
 import pytest
@@ -93,7 +94,18 @@ class FailsOnce(_Faulty):
         return verdict
 
 
+class RepeatedLiteralIsUnsat(_Faulty):
+    """Claims UNSAT when a clause has a literal twice (a reader that mishandles them)."""
+
+    def fault(self, verdict):
+        if any(len(set(clause)) < len(clause) for clause in self.clauses):
+            self.model = None
+            return False
+        return verdict
+
+
 FAULTY = {
+    "test:repeat-unsat": RepeatedLiteralIsUnsat,
     "test:flip-1": FlipsWhenOneIsTrue,
     "test:corrupt-2": CorruptsLongClauseModels,
     "test:gives-up": GivesUpOnLongClauses,
@@ -380,3 +392,30 @@ def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
     assert lines[first + 1].endswith(" (5 checks, interrupted)")
     comment = read_dimacs(str(out / f"ksat-{seed}.min.cnf")).comments[1]
     assert comment.endswith(" in 5 checks (test:flip-1 disagree), interrupted")
+
+
+def test_the_edge_family_finds_what_the_others_never_generate(tmp_path):
+    # no family wrote a literal twice in a clause, so this bug went unnoticed (audit 19-B #3)
+    assert "edge" not in FuzzOptions().families  # runs without --family keep their formulas
+    out, log = tmp_path / "out", tmp_path / "fuzz.jsonl"
+    args = ["fuzz", "-n", "6", "--family", "edge", "--seed", "0", "--max-vars", "30",
+            "-s", "minisat22,test:repeat-unsat", "--out", str(out), "--json", str(log)]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("fuzz: 6 instances (edge 6) from seed 0;")
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {r["family"] for r in records} == {"edge"}
+    assert sorted(r["seed"] for r in records) == list(range(6))
+    lines = result.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("FAIL edge seed "))
+    seed = int(lines[first].split(":")[0].removeprefix("FAIL edge seed "))
+    assert lines[first + 1].startswith("  shrunk ")
+    assert " -> 1 clauses over 1 variables " in lines[first + 1]
+    (lit, twice), = read_dimacs(str(out / f"edge-{seed}.min.cnf")).clauses  # fmt: skip
+    assert lit == twice
+    original = read_dimacs(str(out / f"edge-{seed}.cnf"))
+    assert original.clauses == fuzz_instance("edge", seed, 30).clauses
+    regenerate = original.comments[2].removeprefix("regenerate: ")
+    assert regenerate.startswith(f"satkit fuzz --family edge --seed {seed} --count 1 ")
+    again = CliRunner().invoke(main, regenerate.split()[1:])
+    assert again.exit_code == 1 and f"FAIL edge seed {seed}: " in again.stdout

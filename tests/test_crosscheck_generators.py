@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from crosscheck.generators import (
     MAZE_MIN_ATOMS,
     MIN_VARS,
     cnfuzz,
+    edge,
     random_ksat,
     random_maze,
 )
@@ -119,3 +122,36 @@ def test_the_satisfiable_shares_in_the_docstring_are_measured():
     cnfuzz_40, ksat_40 = satisfiable(cnfuzz, 40), satisfiable(random_ksat, 40)
     shares = f"({round(cnfuzz_40 / 4)} % and {round(ksat_40 / 4)} %)"
     assert f"they are {cnfuzz_40} and {ksat_40} of 400 {shares}" in " ".join(doc.split())
+
+
+def test_edge_puts_edge_cases_into_cnfuzz_formulas():
+    # no family produced duplicate literals, tautologies, empty clauses, formulas without
+    # clauses or variables declared but unused (audit 19-B #3)
+    seen = Counter()
+    for seed in range(200):
+        formula = edge(seed, 60)
+        assert formula.comments[0] == f"seed {seed}"
+        assert formula.nvars <= 60
+        assert all(1 <= abs(lit) <= formula.nvars for c in formula.clauses for lit in c)
+        used = {abs(lit) for clause in formula.clauses for lit in clause}
+        kinds = {
+            "duplicate": any(len(set(clause)) < len(clause) for clause in formula.clauses),
+            "tautology": any(-lit in clause for clause in formula.clauses for lit in clause),
+            "empty clause": [] in formula.clauses,
+            "no clauses": not formula.clauses,
+            "no variables": formula.nvars == 0,
+            "unused": len(used) < formula.nvars,
+        }
+        seen.update(kind for kind, found in kinds.items() if found)
+        assert kinds["duplicate"] or kinds["tautology"] or kinds["no clauses"]
+        assert len(formula.comments) > 2 and formula.comments[2].startswith("edge: ")
+        # every edge case is written out and read back as it is
+        assert parse_dimacs(dimacs_text(formula)).clauses == formula.clauses
+        assert parse_dimacs(dimacs_text(formula)).nvars == formula.nvars
+        if formula.clauses and not kinds["unused"]:  # the rest is cnfuzz's formula, grown
+            base = cnfuzz(seed, 60)
+            assert len(formula.clauses) - len(base.clauses) == kinds["empty clause"]
+    assert edge(7, 60) == edge(7, 60)
+    assert set(seen) == {"duplicate", "tautology", "empty clause", "no clauses", "no variables",
+                         "unused"}, seen  # fmt: skip
+    assert seen["empty clause"] < 40 and seen["no clauses"] < 25  # now and then only
