@@ -43,7 +43,7 @@ from dpll.classic_base import (
     core_from_mask,
     lit_of,
 )
-from dpll.heuristics import make_picker
+from dpll.heuristics import SCANNING_HEURISTICS, make_picker
 
 EMPTY: tuple[()] = ()
 """Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
@@ -82,6 +82,7 @@ class WatchSearch(SearchBase):
         self.rng = random.Random(seed)
         self.pick = make_picker(heuristic, self)
         self.heuristic = heuristic
+        self.poll_every = 1 if heuristic in SCANNING_HEURISTICS else POLL_DECISIONS
         self.static_order: list[int] | None = None
         self.cursor = 0
         self.cursor_lim: list[int] = []
@@ -187,6 +188,7 @@ class WatchSearch(SearchBase):
         reason = self.reason
         pure_queue = self.pure_queue
         pick = self.pick
+        poll_every = self.poll_every
         nassume = len(assume)
         track = nassume > 0
         abit = {}
@@ -233,7 +235,7 @@ class WatchSearch(SearchBase):
                 return True
             lit = pick()
             since_poll += 1
-            if since_poll >= POLL_DECISIONS:
+            if since_poll >= poll_every:
                 since_poll = 0
                 self.poll()
             stats["decisions"] += 1

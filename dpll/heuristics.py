@@ -41,6 +41,13 @@ WATCH_HEURISTICS = ("random", "two-clause", "jw", "dlis")
 """The heuristics the watched-literal search implements (``course`` has its own search)."""
 
 
+SCANNING_HEURISTICS = frozenset(("two-clause", "dlis"))
+"""The heuristics whose every decision scans the whole formula (the textbook rules): the
+search polls its limits at each of their decisions, not every ``POLL_DECISIONS``, as 1,024
+such decisions take minutes on a big formula (--timeout 10 ran 89 s to over 200 s at a
+million variables; audit 19-A)."""
+
+
 def make_picker(name: str, search: Any) -> Callable[[], int]:
     """The branching function for heuristic ``name`` over ``search``'s state."""
     if name == "random":

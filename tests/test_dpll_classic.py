@@ -447,3 +447,31 @@ def test_einstein_split_counts_look_like_seed_003() -> None:
     assert 80 <= medians["two-clause"] <= 200
     assert 400 <= medians["random"] <= 1200
     assert medians["two-clause"] < medians["random"]
+
+
+@pytest.mark.parametrize("heuristic", ["two-clause", "dlis"])
+def test_scanning_heuristics_see_an_interrupt_at_the_next_decision(heuristic):
+    # limits were polled every 1,024 decisions, and each decision of these heuristics
+    # scans the whole formula: --timeout 10 ran 89 s to over 200 s at a million variables
+    # (audit 19-A #1). Here the interrupt comes with the first decision.
+    from dpll import Solver
+
+    pairs = 300
+    clauses = []
+    for i in range(pairs):
+        a, b = 2 * i + 1, 2 * i + 2
+        clauses += [[a, b], [-a, -b]]
+    solver = Solver(bootstrap_with=clauses, mode="classic", heuristic=heuristic)
+    engine = solver._engine._search  # the watched-literal search behind ClassicEngine
+    real_pick = engine.pick
+
+    def pick_then_interrupt():
+        solver.interrupt()
+        return real_pick()
+
+    engine.pick = pick_then_interrupt
+    assert solver.solve_limited(expect_interrupt=True) is None
+    assert solver.accum_stats()["decisions"] <= 1
+    solver.clear_interrupt()
+    engine.pick = real_pick
+    assert solver.solve() is True
