@@ -118,16 +118,26 @@ def _exists(path: str) -> bool:
 
 
 def _walk(top: str) -> list[str]:
-    """The instance files under folder ``top``, and the folders that could not be read
-    (walking past them would check fewer instances without a word: each is listed, and
-    its record says why)."""
+    """The instance files under folder ``top`` (linked folders included, each real folder
+    once), and the folders that could not be read (walking past them would check fewer
+    instances without a word: each is listed, and its record says why)."""
     collected: list[str] = []
 
     def unreadable(exc: OSError) -> None:
         collected.append(exc.filename if exc.filename is not None else top)
 
-    for folder, dirs, files in os.walk(top, onerror=unreadable):
-        dirs.sort(key=natural_key)
+    walked = {os.path.realpath(top)}
+    for folder, dirs, files in os.walk(top, onerror=unreadable, followlinks=True):
+        # linked folders are walked too (they were skipped without a word), each real
+        # folder once: a link back up would loop, and two links to one folder would
+        # check its instances twice
+        kept = []
+        for name in sorted(dirs, key=natural_key):
+            real = os.path.realpath(os.path.join(folder, name))
+            if real not in walked:
+                walked.add(real)
+                kept.append(name)
+        dirs[:] = kept
         collected.extend(
             os.path.join(folder, f)
             for f in files

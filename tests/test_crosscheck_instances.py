@@ -69,6 +69,19 @@ def test_discover_walks_folders_recursively_in_natural_order(tmp_path):
     assert rel == ["a/deep/m.txt", "b/x-9.cnf", "b/x-10.cnf", "odd.name"]
 
 
+def test_discover_walks_linked_folders_once_each(tmp_path):
+    # a folder linked into the tree was skipped without a word (audit 19-A, crosscheck
+    # note); a link back up must not loop, and two links to one folder check it once
+    write(tmp_path / "data" / "x-1.cnf", "p cnf 1 1\n1 0\n")
+    write(tmp_path / "top" / "own.cnf", "p cnf 1 1\n1 0\n")
+    (tmp_path / "top" / "linked").symlink_to(tmp_path / "data")
+    (tmp_path / "top" / "again").symlink_to(tmp_path / "data")
+    (tmp_path / "top" / "up").symlink_to(tmp_path / "top")
+    found = discover([str(tmp_path / "top")])
+    rel = [os.path.relpath(p, tmp_path / "top") for p in found]
+    assert rel == ["again/x-1.cnf", "own.cnf"]
+
+
 def test_discover_passes_over_a_named_pipe_in_a_folder(tmp_path):
     # reading it would wait for a writer for ever (the batch hung)
     write(tmp_path / "a.cnf", "p cnf 1 1\n1 0\n")
