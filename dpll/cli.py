@@ -201,8 +201,9 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     type=click.IntRange(min=0),
     metavar="N",
     default=None,
-    help="Give up after N conflicts: 's UNKNOWN', exit 0 (0, cdcl: UNSAT when unit "
-    "propagation refutes the formula, else UNKNOWN).",
+    help="Give up after N conflicts: 's UNKNOWN', exit 0 (0: UNSAT when the formula is "
+    "refuted without search, by unit propagation in cdcl, by an empty clause in classic; "
+    "else UNKNOWN).",
 )
 @click.option(
     "--proof",
@@ -403,7 +404,10 @@ def _run(
             solve_start = time.monotonic()
             if conflicts == 0:  # (a budget of 0 is no budget to PySAT): only what
                 # propagation at the top level decides (cdcl; classic has no propagate)
-                refuted = mode == "cdcl" and not solver.propagate()[0]
+                if mode == "cdcl":
+                    refuted = not solver.propagate()[0]
+                else:  # classic: only an empty clause (its `add_clause` propagates nothing)
+                    refuted = not solver._top_level_ok()
                 answer = False if refuted else None
             elif show_progress:
                 with _Progress(solver):
@@ -447,6 +451,13 @@ def _run(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@click.option(
+    "--stats",
+    "show_stats",
+    is_flag=True,
+    help="Print the solver's statistics on stderr (classic: 'splits', seed 003's count of "
+    "splitting-rule applications); the DP output is unchanged.",
+)
 @report_errors
 def dp(
     input_path: str,
@@ -455,6 +466,7 @@ def dp(
     heuristic: str | None,
     seed: int,
     quiet: bool,
+    show_stats: bool,
 ) -> None:
     """The assignment's Davis-Putnam program: DP input IN in, DP output out.
 
@@ -481,10 +493,15 @@ def dp(
     solver = Solver(mode=mode, heuristic=heuristic, seed=seed)
     solver.append_formula(formula)
     del formula  # the engine holds what it needs: a big formula is not kept twice
+    solve_start = time.monotonic()
     valuation = (
         {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
     )
+    seconds = time.monotonic() - solve_start
     write_dp_output(valuation, back_matter, output_path, inputs=[input_path])
+    if show_stats:
+        for line in _statistics(solver, seconds):
+            click.echo(line, err=True)
     answered(0)  # (the solver is not freed object by object first: see `answered`)
 
 

@@ -241,3 +241,15 @@ def test_readme_dp_example_is_shipped_and_holds() -> None:
     assert result.stdout == (
         "1 T\n2 F\n3 F\n0\nThis is a simple example with 3 clauses and 3 atoms.\n"
     )
+
+
+def test_stats_gives_the_seeds_splitting_count_on_stderr(tmp_path: Path) -> None:
+    # seed 003 reports the splitting-rule applications; `dp` could not say them (audit
+    # 19-A #2): `--stats` prints the solver's statistics on stderr, the output unchanged
+    clauses = "1 2\n-1 2\n1 -2\n-1 -2 3\n0\nkey\n"
+    plain = run(["-", "-o", "-"], stdin=clauses.encode())
+    counted = run(["-", "-o", "-", "--stats"], stdin=clauses.encode())
+    assert counted.exit_code == plain.exit_code == 0
+    assert counted.stdout == plain.stdout and plain.stderr == ""
+    lines = counted.stderr.splitlines()
+    assert "splits: 2" in lines and any(line.startswith("decisions: ") for line in lines)

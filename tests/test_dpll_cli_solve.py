@@ -431,6 +431,11 @@ def test_no_conflicts_allowed_still_answers_what_propagation_decides(tmp_path: P
     assert (result.exit_code, result.stdout) == (20, "s UNSATISFIABLE\n")
     result = run([refuted, "--conflicts", "0", "-q", "--mode", "classic"])
     assert (result.exit_code, result.stdout) == (0, "s UNKNOWN\n")
+    # classic knows an empty clause without search (it said UNKNOWN; audit 19-A #3)
+    empty = str(write(tmp_path, "e.cnf", "p cnf 3 2\n1 2 0\n0\n"))
+    for mode in ("classic", "cdcl"):
+        result = run([empty, "--conflicts", "0", "-q", "--mode", mode])
+        assert (result.exit_code, result.stdout) == (20, "s UNSATISFIABLE\n")
 
 
 def test_a_proof_to_dev_null_with_stdout_there_too_is_fine(tmp_path: Path) -> None:
