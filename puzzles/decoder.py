@@ -106,6 +106,10 @@ def hint_holds(solution: Solution, hint: Hint) -> bool:
         return abs(first - second) == 1
     if hint.kind == "left_of":
         return second == first + 1
+    if hint.kind == "not_same_house":
+        return first != second
+    if hint.kind == "somewhere_left_of":
+        return first < second
     raise ValueError(f"unknown hint kind {hint.kind!r}")
 
 

@@ -17,7 +17,16 @@ The schema, in TOML (JSON uses the same keys and nesting)::
 
     [[hints]]                            # in order: the order fixes the clause order
     text = "The Brit lives in the red house."   # optional
-    same_house = ["Brit", "Red"]         # or next_to / left_of = [A, B]; fact = [house, A]
+    same_house = ["Brit", "Red"]         # exactly one hint kind per hint (below)
+
+The hint kinds (houses are numbered 1..N from left to right):
+
+- ``same_house = [A, B]``: A and B are in the same house;
+- ``not_same_house = [A, B]``: A and B are in different houses;
+- ``next_to = [A, B]``: A's and B's houses are neighbours (either side);
+- ``left_of = [A, B]``: A's house is *immediately* left of B's (B's is A's + 1);
+- ``somewhere_left_of = [A, B]``: A's house is left of B's, at any distance;
+- ``fact = [house, A]``: A is in that house (a number from 1 to N).
 
 A value is named by itself (``"Red"``) when no other category has a value of
 that name, else as ``"Category:Value"``. Every mistake is a `FormatError` with

@@ -8,7 +8,9 @@ one house. Hints relate values:
 - ``same_house(A, B)`` — A and B belong to the same house;
 - ``next_to(A, B)``    — A's house and B's house are neighbours (|hA − hB| = 1);
 - ``left_of(A, B)``    — A's house is *immediately* left of B's (hB = hA + 1);
-- ``fact(h, A)``       — A belongs to house h.
+- ``fact(h, A)``       — A belongs to house h;
+- ``not_same_house(A, B)``    — A and B belong to different houses (hA ≠ hB);
+- ``somewhere_left_of(A, B)`` — A's house is left of B's, at any distance (hA < hB).
 
 Variable numbering (the seed's, generalised from N = 5)::
 
@@ -49,7 +51,7 @@ from dataclasses import dataclass, field
 from formats.dimacs import holds_line_break
 from formats.formula import Formula
 
-HINT_KINDS = ("same_house", "next_to", "left_of", "fact")
+HINT_KINDS = ("same_house", "next_to", "left_of", "fact", "not_same_house", "somewhere_left_of")
 """The hint kinds a puzzle may use, in the spelling of the data files."""
 
 
@@ -276,6 +278,25 @@ def left_of_clauses(puzzle: Puzzle, a: Item, b: Item) -> Iterator[list[int]]:
                 yield [-at(a, h1), -at(b, h2)]
 
 
+def not_same_house_clauses(puzzle: Puzzle, a: Item, b: Item) -> Iterator[list[int]]:
+    """A and B live apart: per house h, ban ``A@h ∧ B@h``.
+
+    (Within one category the exactly-one constraints already say so; the clauses are
+    emitted all the same, so every hint has the same clauses whatever its categories.)
+    """
+    at = puzzle.at
+    for house in range(1, puzzle.houses + 1):
+        yield [-at(a, house), -at(b, house)]
+
+
+def somewhere_left_of_clauses(puzzle: Puzzle, a: Item, b: Item) -> Iterator[list[int]]:
+    """A is left of B at any distance: per h1, ban ``A@h1 ∧ B@h2`` for every h2 ≤ h1."""
+    at = puzzle.at
+    for h1 in range(1, puzzle.houses + 1):
+        for h2 in range(1, h1 + 1):
+            yield [-at(a, h1), -at(b, h2)]
+
+
 def fact_clauses(puzzle: Puzzle, house: int, a: Item) -> Iterator[list[int]]:
     """A is in house ``house``: the unit clause ``A@house``."""
     yield [puzzle.at(a, house)]
@@ -293,6 +314,10 @@ def hint_clauses(puzzle: Puzzle, hint: Hint) -> Iterator[list[int]]:
         return next_to_clauses(puzzle, hint.a, hint.b)
     if hint.kind == "left_of":
         return left_of_clauses(puzzle, hint.a, hint.b)
+    if hint.kind == "not_same_house":
+        return not_same_house_clauses(puzzle, hint.a, hint.b)
+    if hint.kind == "somewhere_left_of":
+        return somewhere_left_of_clauses(puzzle, hint.a, hint.b)
     raise ValueError(f"unknown hint kind {hint.kind!r}")
 
 

@@ -202,6 +202,42 @@ def test_not_unique_shows_a_second_solution(tmp_path: Path) -> None:
     assert json.loads(run("solve", str(path), "--json", "--no-unique").stdout)["unique"] is None
 
 
+THREE_FRIENDS = """title = "Three friends"
+[categories]
+Name = ["Ann", "Bob", "Cy"]
+Pet = ["Cat", "Dog", "Emu"]
+[question]
+text = "Who owns the emu?"
+find = "Name"
+where = "Emu"
+[[hints]]
+fact = [2, "Cy"]
+[[hints]]
+somewhere_left_of = ["Bob", "Emu"]
+[[hints]]
+not_same_house = ["Cy", "Emu"]
+[[hints]]
+same_house = ["Bob", "Cat"]
+"""
+
+
+@needs_dpll
+def test_somewhere_left_and_not_same_house_solve_the_published_style_puzzle(
+    tmp_path: Path,
+) -> None:
+    # audit 19-G #1/#2: written with left_of (the only near kind) this puzzle said "Cy",
+    # unique; as intended it has one solution, and Ann owns the emu
+    path = tmp_path / "friends.toml"
+    path.write_text(THREE_FRIENDS)
+    result = run("solve", str(path))
+    assert result.exit_code == 10, result.output
+    assert "Who owns the emu? Ann, in house 3." in result.stdout.splitlines()
+    assert "The solution is unique (with it blocked, the formula is unsatisfiable)." in (
+        result.stdout.splitlines()
+    )
+    assert "Name  Bob      Cy       Ann" in result.stdout.splitlines()
+
+
 def test_bad_file_is_one_error_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     text = (DATA / "einstein.toml").read_text().replace('["Dane", "Tea"]', '["Dane", "Tee"]')

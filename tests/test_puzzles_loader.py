@@ -14,7 +14,7 @@ import puzzles.loader as loader
 from formats.errors import FormatError
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle, parse_puzzle
-from puzzles.zebra import Hint, Item, Puzzle, Question, encode
+from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question, encode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 EINSTEIN_TOML = (DATA / "einstein.toml").read_text()
@@ -90,6 +90,94 @@ next_to = ["Color:Red", "Shirt:Red"]
 def test_value_with_a_colon_in_its_name() -> None:
     text = '[categories]\nTime = ["9:00", "10:00"]\n[[hints]]\nfact = [1, "10:00"]\n'
     assert parse_puzzle(text, "t.toml").hints[0].a == Item(0, 1)
+
+
+THREE_FRIENDS = """title = "Three friends"
+[categories]
+Name = ["Ann", "Bob", "Cy"]
+Pet = ["Cat", "Dog", "Emu"]
+[question]
+text = "Who owns the emu?"
+find = "Name"
+where = "Emu"
+[[hints]]
+text = "Cy lives in the middle house."
+fact = [2, "Cy"]
+[[hints]]
+text = "The emu's owner lives somewhere to the right of Bob."
+somewhere_left_of = ["Bob", "Emu"]
+[[hints]]
+text = "Cy does not own the emu."
+not_same_house = ["Cy", "Emu"]
+[[hints]]
+text = "Bob owns the cat."
+same_house = ["Bob", "Cat"]
+"""
+
+
+def test_negative_and_somewhere_hints_load_from_toml_and_json() -> None:
+    # audit 19-G #2: these clues could not be written at all
+    expected = [
+        Hint("fact", Item(0, 2), house=2, text="Cy lives in the middle house."),
+        Hint(
+            "somewhere_left_of",
+            Item(0, 1),
+            Item(1, 2),
+            text="The emu's owner lives somewhere to the right of Bob.",
+        ),
+        Hint("not_same_house", Item(0, 2), Item(1, 2), text="Cy does not own the emu."),
+        Hint("same_house", Item(0, 1), Item(1, 0), text="Bob owns the cat."),
+    ]
+    assert parse_puzzle(THREE_FRIENDS, "f.toml").hints == expected
+    assert parse_puzzle(as_json(THREE_FRIENDS), "f.json").hints == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message", "where"),
+    [
+        (
+            'somewhere_left_of = ["Bob", "Emu"]',
+            'somewhere_left_of = ["Bob", "Emo"]',
+            "unknown value 'Emo' (did you mean 'Emu'?)",
+            "Emo",
+        ),
+        (
+            'not_same_house = ["Cy", "Emu"]',
+            'not_same_house = ["Cy", "Cy"]',
+            "hint 3: not_same_house needs two different values",
+            "not_same_house",
+        ),
+        (
+            'somewhere_left_of = ["Bob", "Emu"]',
+            'somewhere_left_of = ["Bob"]',
+            "hint 2: somewhere_left_of takes a pair [value, value]",
+            "somewhere_left_of",
+        ),
+        (
+            'not_same_house = ["Cy", "Emu"]',
+            'not_same_hose = ["Cy", "Emu"]',
+            "hint 3: unknown key 'not_same_hose' (did you mean 'not_same_house'?)",
+            "not_same_hose",
+        ),
+        (
+            'not_same_house = ["Cy", "Emu"]',
+            'not_same_house = ["Cy", "Emu"]\nsame_house = ["Cy", "Dog"]',
+            "hint 3 needs exactly one of",
+            "[[hints]]",
+        ),
+    ],
+)
+def test_new_hint_kinds_errors_name_the_line(old: str, new: str, message: str, where: str) -> None:
+    toml = edit(THREE_FRIENDS, old, new)
+    for text, name in ((toml, "f.toml"), (as_json(toml), "f.json")):
+        with pytest.raises(FormatError) as info:
+            parse_puzzle(text, name)
+        assert message in info.value.message
+        assert info.value.line is not None, str(info.value)
+        line = text.split("\n")[info.value.line - 1]
+        if name == "f.json" and where == "[[hints]]":
+            where = "{"  # the hint's object
+        assert where in line, (name, str(info.value))
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -338,7 +426,7 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
         (name, draw(st.lists(NAME, min_size=n, max_size=n, unique=True))) for name in names
     ]
     item = st.builds(Item, st.integers(0, len(names) - 1), st.integers(0, n - 1))
-    relation = st.tuples(st.sampled_from(["same_house", "next_to", "left_of"]), item, item, NAME)
+    relation = st.tuples(st.sampled_from(RELATIONS), item, item, NAME)
     relation = relation.filter(lambda t: t[1] != t[2]).map(
         lambda t: Hint(t[0], t[1], t[2], text=t[3])
     )
@@ -346,6 +434,9 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
     hints = draw(st.lists(st.one_of(relation, fact), max_size=5))
     question = draw(st.none() | st.builds(Question, NAME, st.integers(0, len(names) - 1), item))
     return Puzzle(draw(NAME), categories, hints, question, draw(st.text(NAME_CHARS, max_size=20)))
+
+
+RELATIONS = [kind for kind in HINT_KINDS if kind != "fact"]
 
 
 def ref(puzzle: Puzzle, item: Item) -> str:

@@ -14,7 +14,8 @@ from pysat.solvers import Minisat22
 
 from puzzles.decoder import decode, hint_holds
 from puzzles.einstein import einstein_puzzle
-from puzzles.zebra import Hint, Item, Puzzle, encode, hint_label
+from puzzles.solve import solve_puzzle
+from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question, encode, hint_label
 
 SEED_DATA = (
     Path(__file__).resolve().parents[1].parent / "shared" / "seeds-data" / "kompy99__SATSolver"
@@ -139,23 +140,81 @@ def brute_force(puzzle: Puzzle) -> set[tuple[tuple[int, ...], ...]]:
     return found
 
 
+RELATIONS = [kind for kind in HINT_KINDS if kind != "fact"]
+NEW_KINDS = ["not_same_house", "somewhere_left_of"]
+
+
 @st.composite
-def small_puzzles(draw: st.DrawFn) -> Puzzle:
+def small_puzzles(draw: st.DrawFn, must_use: list[str] | None = None) -> Puzzle:
+    """A random puzzle of up to 4 houses; with ``must_use``, one of its hints is of one of
+    those kinds (placed at a random position among the others)."""
     n = draw(st.integers(1, 4))
     ncat = draw(st.integers(1, 2 if n == 4 else 3))
     categories = [(f"C{c}", [f"v{c}{v}" for v in range(n)]) for c in range(ncat)]
     item = st.builds(Item, st.integers(0, ncat - 1), st.integers(0, n - 1))
-    relation = (
-        st.tuples(st.sampled_from(["same_house", "next_to", "left_of"]), item, item)
-        .filter(lambda t: t[1] != t[2])
-        .map(lambda t: Hint(t[0], t[1], t[2]))
-    )
+
+    def relations(kinds: list[str]) -> st.SearchStrategy[Hint]:
+        return (
+            st.tuples(st.sampled_from(kinds), item, item)
+            .filter(lambda t: t[1] != t[2])
+            .map(lambda t: Hint(t[0], t[1], t[2]))
+        )
+
     fact = st.builds(lambda a, h: Hint("fact", a, house=h), item, st.integers(1, n))
-    hints = draw(st.lists(st.one_of(relation, fact), max_size=4))
-    return Puzzle("random", categories, hints)
+    hints = draw(st.lists(st.one_of(relations(RELATIONS), fact), max_size=4))
+    if must_use and n > 1:
+        hints.insert(draw(st.integers(0, len(hints))), draw(relations(must_use)))
+    question = None
+    if draw(st.booleans()):
+        question = Question("", draw(st.integers(0, ncat - 1)), draw(item))
+    return Puzzle("random", categories, hints, question)
 
 
 @settings(max_examples=80, deadline=None)
 @given(small_puzzles())
 def test_models_are_exactly_the_tables_that_satisfy_the_hints(puzzle: Puzzle) -> None:
     assert all_models(puzzle) == brute_force(puzzle), [hint_label(puzzle, h) for h in puzzle.hints]
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_puzzles(must_use=NEW_KINDS))
+def test_new_hint_kinds_answer_as_brute_force_does(puzzle: Puzzle) -> None:
+    # audit 19-G #2: "X does not live with Y" and "X lives somewhere left of Y" could not be
+    # written; their clauses must have exactly the tables that brute force finds as models,
+    # and the solver's verdict (table, uniqueness, answer) must agree with brute force
+    labels = [hint_label(puzzle, h) for h in puzzle.hints]
+    tables = brute_force(puzzle)
+    assert all_models(puzzle) == tables, labels
+    result = solve_puzzle(puzzle, lambda clauses: Minisat22(bootstrap_with=clauses))
+    if not tables:
+        assert result.solution is None, labels
+        return
+    assert result.solution is not None and result.solution.grid in tables, labels
+    assert result.unique is (len(tables) == 1), labels
+    if puzzle.question is not None:
+        answer = result.solution.answer()
+        assert answer is not None
+        grid = result.solution.grid
+        question = puzzle.question
+        house = grid[question.where.category].index(question.where.value) + 1
+        assert answer.house == house
+        assert answer.value == puzzle.categories[question.find][1][grid[question.find][house - 1]]
+
+
+def test_new_hint_kinds_mean_what_they_say() -> None:
+    owners = ("Owner", ["Ann", "Bob", "Cy"])
+    pets = ("Pet", ["Cat", "Dog", "Emu"])
+    ann, cy, emu = Item(0, 0), Item(0, 2), Item(1, 2)
+    apart = Puzzle("apart", [owners, pets], [Hint("not_same_house", ann, emu)])
+    tables = all_models(apart)
+    assert all(grid[0].index(0) != grid[1].index(2) for grid in tables)  # Ann has no emu
+    assert len(tables) == 24  # of the 36 tables, 12 give Ann the emu
+    left = Puzzle("left", [owners], [Hint("somewhere_left_of", cy, ann)])
+    assert all_models(left) == {((1, 2, 0),), ((2, 0, 1),), ((2, 1, 0),)}
+    # somewhere_left_of is strict: two values of one category can never share a house anyway,
+    # across categories the same house is banned
+    strict = Puzzle("strict", [owners, pets], [Hint("somewhere_left_of", ann, emu)])
+    assert all(grid[0].index(0) < grid[1].index(2) for grid in all_models(strict))
+    groups = encode(strict).groups
+    assert (groups[-1].label, groups[-1].count) == ("somewhere_left_of(Owner:Ann, Pet:Emu)", 6)
+    assert encode(apart).groups[-1].count == 3
