@@ -105,8 +105,19 @@ def einstein_command(**options: Any) -> None:
 def solve_command(file: str, **options: Any) -> None:
     """Solve the zebra puzzle in FILE (TOML or JSON; '-' reads stdin).
 
-    See data/puzzles/einstein.toml for the format. Exit 10 when solved, 20 when
-    the hints contradict each other, 1 for a bad file.
+    See data/puzzles/einstein.toml for the format. Houses are numbered from 1 on
+    the left, and each hint is of one of these kinds:
+
+    \b
+      same_house = [A, B]         A and B are in the same house
+      not_same_house = [A, B]     A and B are in different houses
+      next_to = [A, B]            A's and B's houses are neighbours
+      left_of = [A, B]            A's house is immediately left of B's
+      somewhere_left_of = [A, B]  A's house is left of B's, at any distance
+      fact = [house, A]           A is in that house
+
+    For "right of", swap the pair. Exit 10 when solved, 20 when the hints
+    contradict each other, 1 for a bad file.
     """
     _run(load_puzzle(file), inputs=(file,), **options)
 

@@ -238,6 +238,24 @@ def test_somewhere_left_and_not_same_house_solve_the_published_style_puzzle(
     assert "Name  Bob      Cy       Ann" in result.stdout.splitlines()
 
 
+def test_help_and_readme_say_what_each_hint_kind_means() -> None:
+    # audit 19-G #1: neither said that left_of means *immediately* left, and an author who
+    # meant "somewhere left" got another puzzle, answered as if certain
+    from puzzles.zebra import HINT_KINDS
+
+    help_text = run("solve", "--help").stdout
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Puzzles") :]
+    section = section[: section.index("\n## ", 1)]
+    for text in (help_text, section):
+        for kind in HINT_KINDS:
+            assert f"{kind} = [" in text, kind
+        assert "immediately" in text.split("left_of = [A, B]", 1)[1].split("somewhere_left_of")[0]
+        assert "at any distance" in text
+        assert 'For "right of", swap the pair.' in text
+    assert "    left_of = [A, B]            A's house is immediately left of B's" in help_text
+
+
 def test_bad_file_is_one_error_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     text = (DATA / "einstein.toml").read_text().replace('["Dane", "Tea"]', '["Dane", "Tee"]')
