@@ -71,7 +71,8 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--unique/--no-unique",
             default=True,
             show_default=True,
-            help="Check that the solution is the only one (block it and solve again).",
+            help="Check that the solution is the only one (block it and solve again) and,"
+            " when it is not, whether another solution answers the question otherwise.",
         ),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead."),
         click.option("--quiet", "-q", is_flag=True, help="No notes on stderr."),
@@ -202,9 +203,9 @@ def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -
         return "\n".join(lines)
     lines.append(format_table(result.solution))
     lines.append("")
-    answer = result.solution.answer()
-    if answer is not None:
-        lines.append(answer.sentence())
+    answer_line = _answer_line(result)
+    if answer_line is not None:
+        lines.append(answer_line)
     if result.unique is True:
         lines.append("The solution is unique (with it blocked, the formula is unsatisfiable).")
     elif result.unique is False:
@@ -213,6 +214,26 @@ def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -
         lines.append(format_table(result.other))
     lines.append(_effort(result.stats, solver))
     return "\n".join(lines)
+
+
+def _answer_line(result: PuzzleResult) -> str | None:
+    """The answer as a sentence; when another solution answers otherwise, both answers and
+    that the answer is not determined (never the first one as if it were the answer)."""
+    assert result.solution is not None
+    answer = result.solution.answer()
+    if answer is None:
+        return None
+    if result.answer_determined is False:
+        assert result.other is not None
+        other = result.other.answer()
+        assert other is not None
+        return (
+            f"{answer.asked} Not determined: {answer.value} (house {answer.house}) above,"
+            f" {other.value} (house {other.house}) in the other solution below."
+        )
+    if result.answer_determined and result.unique is False:
+        return f"{answer.asked} {answer.value}, in house {answer.house} (in every solution)."
+    return answer.sentence()
 
 
 def _answer_json(solution: Solution) -> dict[str, Any] | None:
@@ -246,8 +267,10 @@ def _json_report(
         "table": solution.table() if solution is not None else None,
         "true_variables": solution.true_vars() if solution is not None else None,
         "answer": _answer_json(solution) if solution is not None else None,
+        "answer_determined": result.answer_determined,
         "unique": result.unique,
         "other_table": result.other.table() if result.other is not None else None,
+        "other_answer": _answer_json(result.other) if result.other is not None else None,
         "splits": result.stats.get("splits"),
         "stats": result.stats,
         "uniqueness_check_stats": result.check_stats,

@@ -88,6 +88,19 @@ class Solution:
             where=self.puzzle.value_name(question.where),
         )
 
+    def answer_blocking_clause(self) -> list[int]:
+        """A clause that every solution answering the question otherwise satisfies and this
+        one falsifies: not (the questioned item and this answer's value in this house).
+        Empty when the puzzle asks no question."""
+        question = self.puzzle.question
+        if question is None:
+            return []
+        house = self.house_of(question.where)
+        value = self.grid[question.find][house - 1]
+        here = self.puzzle.at(question.where, house)
+        answer = self.puzzle.var(question.find, house, value)
+        return [-here] if here == answer else [-here, -answer]
+
     def violated_hints(self) -> list[Hint]:
         """The hints this table breaks, checked on the table itself (not on the CNF)."""
         return [hint for hint in self.puzzle.hints if not hint_holds(self, hint)]

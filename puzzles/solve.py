@@ -2,9 +2,13 @@
 
 The uniqueness check is the classic one: add the clause that blocks the
 solution found and solve again; the puzzle is well posed exactly when that
-second solve is unsatisfiable. The solver is `dpll.Solver` unless a factory
-is given (any object with PySAT's ``solve``/``get_model``/``add_clause``/
-``accum_stats``/``delete`` will do).
+second solve is unsatisfiable. When it is not and the puzzle asks a question,
+the check also decides whether the answer is determined: unless the second
+solution already answers otherwise, it blocks the answer (the questioned item
+and the answer's value in the answer's house) and solves once more.
+
+The solver is `dpll.Solver` unless a factory is given (any object with PySAT's
+``solve``/``get_model``/``add_clause``/``accum_stats``/``delete`` will do).
 """
 
 from __future__ import annotations
@@ -25,7 +29,11 @@ class PuzzleResult:
 
     - ``solution``: the decoded table (None when the puzzle has no solution);
     - ``unique``: True/False after the uniqueness check (None when it was not run
-      or there is no solution); ``other`` is a second solution when not unique;
+      or there is no solution); ``other`` is a second solution when not unique,
+      one that answers the question otherwise whenever such a solution exists;
+    - ``answer_determined``: True when every solution gives the question the same
+      answer (the same value, in the same house), False when ``other`` answers
+      otherwise, None when the check was not run, there is no solution or no question;
     - ``stats``: the solver's counters for the first solve only;
       ``check_stats``: those the uniqueness check added.
     """
@@ -36,6 +44,7 @@ class PuzzleResult:
     other: Solution | None = None
     stats: dict[str, int] = field(default_factory=dict)
     check_stats: dict[str, int] = field(default_factory=dict)
+    answer_determined: bool | None = None
 
 
 def dpll_factory(
@@ -53,6 +62,12 @@ def dpll_factory(
 def _counters(solver: Any) -> dict[str, int]:
     stats = solver.accum_stats() or {}
     return {key: value for key, value in stats.items() if isinstance(value, int)}
+
+
+def _same_answer(first: Solution, second: Solution) -> bool:
+    one, two = first.answer(), second.answer()
+    assert one is not None and two is not None
+    return (one.value, one.house) == (two.value, two.house)
 
 
 def solve_puzzle(
@@ -79,8 +94,18 @@ def solve_puzzle(
             return PuzzleResult(encoding, solution, None, stats=stats)
         solver.add_clause(solution.blocking_clause())
         other = decode(puzzle, solver.get_model()) if solver.solve() else None
+        determined = None
+        if puzzle.question is not None:
+            determined = other is None
+            if other is not None and _same_answer(solution, other):
+                # a second solution with the same answer: does any answer otherwise?
+                solver.add_clause(solution.answer_blocking_clause())
+                if solver.solve():
+                    other = decode(puzzle, solver.get_model())
+                else:
+                    determined = True
         after = _counters(solver)
         check = {key: after[key] - stats.get(key, 0) for key in after}
-        return PuzzleResult(encoding, solution, other is None, other, stats, check)
+        return PuzzleResult(encoding, solution, other is None, other, stats, check, determined)
     finally:
         solver.delete()

@@ -109,8 +109,9 @@ def test_json_gives_the_question_as_the_text_words_it(tmp_path: Path) -> None:
         '[[hints]]\nnext_to = ["Red", "Green"]\n[[hints]]\nleft_of = ["Green", "Blue"]\n'
         '[question]\nfind = "Pet"\nwhere = "Red"\n'
     )
-    text = run("solve", str(puzzle))
-    report = json.loads(run("solve", str(puzzle), "--json").stdout)
+    # (Pet is free: --no-unique, else the answer is "not determined", with both answers)
+    text = run("solve", str(puzzle), "--no-unique")
+    report = json.loads(run("solve", str(puzzle), "--json", "--no-unique").stdout)
     answer = report["answer"]
     assert answer["question"] == "Which Pet goes with Red?"
     assert f"{answer['question']} {answer['value']}, in house {answer['house']}." in text.stdout
@@ -254,6 +255,48 @@ def test_help_and_readme_say_what_each_hint_kind_means() -> None:
         assert "at any distance" in text
         assert 'For "right of", swap the pair.' in text
     assert "    left_of = [A, B]            A's house is immediately left of B's" in help_text
+
+
+@needs_dpll
+def test_an_undetermined_answer_is_not_printed_as_fact(tmp_path: Path) -> None:
+    # audit 19-G #3: "Which Pet goes with Red? Fish, in house 2." while the other solution
+    # printed below gave Red the dog
+    path = tmp_path / "open.toml"
+    path.write_text(
+        '[categories]\nColor = ["Red", "Blue", "Green"]\nPet = ["Dog", "Cat", "Fish"]\n'
+        '[question]\nfind = "Pet"\nwhere = "Red"\n'
+    )
+    report = json.loads(run("solve", str(path), "--json").stdout)
+    assert (report["unique"], report["answer_determined"]) == (False, False)
+    first, other = report["answer"], report["other_answer"]
+    assert (first["value"], first["house"]) != (other["value"], other["house"])
+    table, other_table = report["table"], report["other_table"]
+    assert table["Pet"][table["Color"].index("Red")] == first["value"]
+    assert other_table["Pet"][other_table["Color"].index("Red")] == other["value"]
+    lines = run("solve", str(path)).stdout.splitlines()
+    assert (
+        f"Which Pet goes with Red? Not determined: {first['value']} (house {first['house']})"
+        f" above, {other['value']} (house {other['house']}) in the other solution below."
+    ) in lines
+    assert not any(line.startswith("Which Pet") and ", in house" in line for line in lines)
+
+
+@needs_dpll
+def test_a_determined_answer_of_a_loose_puzzle_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "loose.toml"
+    path.write_text(
+        '[categories]\nColor = ["Red", "Blue", "Green"]\nPet = ["Dog", "Cat", "Fish"]\n'
+        '[question]\nfind = "Pet"\nwhere = "Red"\n'
+        '[[hints]]\nsame_house = ["Red", "Cat"]\n[[hints]]\nfact = [1, "Red"]\n'
+    )
+    result = run("solve", str(path))
+    assert "Which Pet goes with Red? Cat, in house 1 (in every solution)." in result.stdout
+    assert "The solution is NOT unique; another one is:" in result.stdout
+    report = json.loads(run("solve", str(path), "--json").stdout)
+    assert (report["unique"], report["answer_determined"]) == (False, True)
+    assert report["other_answer"]["value"] == "Cat"
+    einstein = json.loads(run("einstein", "--json").stdout)
+    assert (einstein["answer_determined"], einstein["other_answer"]) == (True, None)
 
 
 def test_bad_file_is_one_error_line(tmp_path: Path) -> None:

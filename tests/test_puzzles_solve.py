@@ -12,7 +12,7 @@ from puzzles.decoder import DecodeError
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle
 from puzzles.solve import dpll_factory, solve_puzzle
-from puzzles.zebra import Hint, Item, Puzzle
+from puzzles.zebra import Hint, Item, Puzzle, Question
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 EINSTEIN_TRUE = [4, 10, 11, 18, 22, 29, 33, 36, 45, 47, 55, 56, 63]
@@ -81,6 +81,83 @@ def test_an_underdetermined_puzzle_is_not_unique() -> None:
     assert result.solution is not None and result.other is not None
     assert result.other.grid != result.solution.grid
     assert result.other.violated_hints() == []
+
+
+class ScriptedSolver:
+    """MiniSat whose first solves are steered by assumptions (each a real model of the
+    clauses given so far), to pick which solutions the uniqueness check meets first."""
+
+    def __init__(self, clauses: list[list[int]], script: list[list[int]]) -> None:
+        self.solver = Minisat22(bootstrap_with=clauses)
+        self.script = list(script)
+        self.calls = 0
+
+    def solve(self) -> bool:
+        self.calls += 1
+        return self.solver.solve(assumptions=self.script.pop(0) if self.script else [])
+
+    def __getattr__(self, name: str):
+        return getattr(self.solver, name)
+
+
+def three_names_puzzle() -> Puzzle:
+    """Names fixed (Ann, Bob, Cy in houses 1-3), Ann has the cat; the emu is Bob's or Cy's,
+    and the colours are free: 12 solutions, 6 answering "Bob" and 6 "Cy"."""
+    ann, bob, cy = Item(0, 0), Item(0, 1), Item(0, 2)
+    return Puzzle(
+        "names",
+        [
+            ("Name", ["Ann", "Bob", "Cy"]),
+            ("Pet", ["Cat", "Dog", "Emu"]),
+            ("Color", ["R", "G", "B"]),
+        ],
+        [
+            Hint("fact", ann, house=1),
+            Hint("fact", bob, house=2),
+            Hint("fact", cy, house=3),
+            Hint("same_house", ann, Item(1, 0)),
+        ],
+        Question("Who owns the emu?", 0, Item(1, 2)),
+    )
+
+
+def test_a_second_solution_with_the_same_answer_does_not_make_it_determined() -> None:
+    # audit 19-G #3: the answer was printed as fact whatever the other solutions said; the
+    # first two solutions met here both say "Bob", a third says "Cy"
+    puzzle = three_names_puzzle()
+    emu_at_2 = puzzle.var(1, 2, 2)
+    script = [
+        [emu_at_2, puzzle.var(2, 1, 0), puzzle.var(2, 2, 1)],  # colours R G B
+        [emu_at_2, puzzle.var(2, 1, 1), puzzle.var(2, 2, 0)],  # colours G R B
+    ]
+    solvers: list[ScriptedSolver] = []
+
+    def factory(clauses: list[list[int]]) -> ScriptedSolver:
+        solvers.append(ScriptedSolver(clauses, script))
+        return solvers[-1]
+
+    result = solve_puzzle(puzzle, factory)
+    assert result.solution is not None and result.other is not None
+    assert solvers[0].calls == 3
+    assert result.unique is False
+    assert result.answer_determined is False
+    first, other = result.solution.answer(), result.other.answer()
+    assert first is not None and other is not None
+    assert (first.value, first.house) == ("Bob", 2)
+    assert (other.value, other.house) == ("Cy", 3)
+    assert result.other.violated_hints() == []
+
+
+def test_an_answer_every_solution_shares_is_determined() -> None:
+    puzzle = three_names_puzzle()
+    # who has the cat? Ann, in house 1, in all 12 solutions
+    cat = Puzzle(puzzle.title, puzzle.categories, puzzle.hints, Question("", 0, Item(1, 0)))
+    result = solve_puzzle(cat, minisat)
+    assert (result.unique, result.answer_determined) == (False, True)
+    assert solve_puzzle(einstein_puzzle(), minisat).answer_determined is True
+    assert solve_puzzle(einstein_puzzle(), minisat, check_unique=False).answer_determined is None
+    no_question = Puzzle(puzzle.title, puzzle.categories, puzzle.hints)
+    assert solve_puzzle(no_question, minisat).answer_determined is None
 
 
 def test_contradictory_hints_have_no_solution() -> None:
