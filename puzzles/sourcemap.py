@@ -8,11 +8,13 @@ cannot tell (the caller then names the file alone).
 
 - JSON: exact. The document is decoded a second time with the pure-Python
   scanner, whose string, array and object parsers are wrapped to remember where
-  each value starts.
+  each value starts (numbers and ``null`` too: their array or object keeps
+  their lines).
 - TOML: a line scanner that knows TOML's strings, comments and brackets finds
-  table headers, ``key =`` lines and the start of every ``[[hints]]`` table (or
-  of every inline table in a ``hints = [ … ]`` array); values inside a block
-  are found by searching for their quoted spelling.
+  table headers, ``key =`` lines (dotted keys too) and the start of every
+  ``[[hints]]`` table (or of every inline table in a ``hints = [ … ]`` array);
+  values inside a block are found by searching for their quoted spelling (the
+  n-th spelling for the n-th equal member of an array).
 """
 
 from __future__ import annotations
@@ -49,14 +51,18 @@ class _Str(str):
 
 class _List(list):
     line = 0
+    lines: list[int]
 
 
 class _Dict(dict):
     line = 0
+    lines: dict[str, int]
 
 
 def parse_json_located(text: str) -> Any:
-    """Decode JSON like ``json.loads``; strings, lists and dicts carry ``.line``.
+    """Decode JSON like ``json.loads``; strings, lists and dicts carry ``.line``, and
+    lists and dicts also ``.lines``: the line where each member's value starts (numbers,
+    ``true``, ``false`` and ``null`` cannot carry a line of their own).
 
     Raises ``json.JSONDecodeError`` exactly as ``json.loads`` does. Lines are found by
     bisection in the line breaks' positions, so the time stays linear in the text
@@ -74,28 +80,43 @@ def parse_json_located(text: str) -> Any:
         located.line = _line_at(s, end - 1)
         return located, new_end
 
+    def recording(scan_once: Any, starts: list[int]) -> Any:
+        """``scan_once`` that notes where each value it scans starts (the decoder calls it
+        at the first character of every array member and object value)."""
+
+        def scan(s: str, index: int) -> Any:
+            starts.append(index)
+            return scan_once(s, index)
+
+        return scan
+
     def parse_object(
         s_and_end: tuple[str, int], strict: bool, scan_once: Any, *hooks_and_memo: Any
     ) -> tuple[dict, int]:
         s, end = s_and_end
         memo = hooks_and_memo[2] if len(hooks_and_memo) > 2 else None
+        starts: list[int] = []
         pairs, new_end = json.decoder.JSONObject(
-            s_and_end, strict, scan_once, None, lambda pairs: pairs, memo
+            s_and_end, strict, recording(scan_once, starts), None, lambda pairs: pairs, memo
         )
         located = _Dict()
-        for key, value in pairs:
+        located.lines = {}
+        for (key, value), start in zip(pairs, starts, strict=True):
             if key in located:
                 raise json.JSONDecodeError(
                     f"duplicate key {key!r}", s, _second_key(s, key, end - 1, new_end)
                 )
             located[key] = value
+            located.lines[key] = _line_at(s, start)
         located.line = _line_at(s, end - 1)
         return located, new_end
 
     def parse_array(s_and_end: tuple[str, int], scan_once: Any) -> tuple[list, int]:
         s, end = s_and_end
-        value, new_end = json.decoder.JSONArray(s_and_end, scan_once)
+        starts: list[int] = []
+        value, new_end = json.decoder.JSONArray(s_and_end, recording(scan_once, starts))
         located = _List(value)
+        located.lines = [_line_at(s, start) for start in starts]
         located.line = _line_at(s, end - 1)
         return located, new_end
 
@@ -143,9 +164,13 @@ class JsonSourceMap:
         best = getattr(node, "line", None)
         for step in path:
             try:
-                node = node[step]
+                child = node[step]
             except (KeyError, IndexError, TypeError):
                 break
+            lines = getattr(node, "lines", None)
+            if lines is not None:  # where the member starts: a number or null has no .line
+                best = lines[step]
+            node = child
             best = getattr(node, "line", best)
         return best
 
@@ -159,7 +184,10 @@ class JsonSourceMap:
 
 # --------------------------------------------------------------------------- TOML
 
-_KEY = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+_KEY_PART = r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))"""
+_KEY_PARTS = re.compile(r"\s*" + _KEY_PART + r"\s*\.?")
+_KEY = re.compile(r"\s*(" + _KEY_PART + r"(?:\s*\.\s*" + _KEY_PART + r")*)\s*=")
+"""A ``key =`` line; the key may be dotted (``categories.Pet = …``, ``a."b c".d = …``)."""
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
 
 
@@ -177,14 +205,24 @@ def decode_json(text: str, name: str) -> tuple[Any, JsonSourceMap]:
     return document, JsonSourceMap(text, document)
 
 
+def _toml_keys(match: re.Match[str]) -> list[str]:
+    """The parts of a (possibly dotted) key matched by `_KEY`: ``a."b.c"`` -> ``["a", "b.c"]``."""
+    parts = []
+    for part in _KEY_PARTS.finditer(match.group(1)):
+        basic, literal, bare = part.groups()
+        if basic is not None:
+            try:
+                parts.append(json.loads('"' + basic + '"'))
+            except ValueError:
+                parts.append(basic)
+        else:
+            parts.append(literal if literal is not None else bare)
+    return parts
+
+
 def _toml_key(match: re.Match[str]) -> str:
-    basic, literal, bare = match.groups()
-    if basic is not None:
-        try:
-            return json.loads('"' + basic + '"')
-        except ValueError:
-            return basic
-    return literal if literal is not None else bare
+    """The first part of a key matched by `_KEY` (the key of the table the line is in)."""
+    return _toml_keys(match)[0]
 
 
 def _header_name(raw: str) -> str:
@@ -226,8 +264,14 @@ class TomlSourceMap:
                         self.tables.setdefault(name, number)
                     continue
                 if key:
-                    root_key = _toml_key(key)
-                    self.keys.setdefault((table, root_key), number)
+                    parts = _toml_keys(key)
+                    root_key = parts[0]
+                    # a dotted key defines a key in each table it names: the line of
+                    # ``categories.Pet = …`` is that of "categories" and of its "Pet"
+                    owner = table
+                    for part in parts:
+                        self.keys.setdefault((owner, part), number)
+                        owner = f"{owner}.{part}" if owner else part
             in_hints_array = table == "" and root_key == "hints"
             starts = inline_hints if in_hints_array else None
             depth, string = self._walk(line, depth, string, number, starts)
@@ -291,18 +335,34 @@ class TomlSourceMap:
                 return number
         return limit
 
-    def _find_token(self, value: Any, start: int, end: int) -> int | None:
+    def _find_token(self, value: Any, start: int, end: int, nth: int = 1) -> int | None:
+        """The line of the ``nth`` quoted spelling of the string ``value`` (of a number: the
+        first) from line ``start`` on; None when there are fewer."""
         if isinstance(value, str):
             needles = [json.dumps(value, ensure_ascii=False), "'" + value + "'"]
         elif isinstance(value, bool) or not isinstance(value, int):
             return None
         else:
-            needles = [str(value)]
+            needles, nth = [str(value)], 1
         for number in range(start, min(end, len(self.lines) + 1)):
             text = self.lines[number - 1]
-            if any(needle in text for needle in needles):
+            nth -= sum(text.count(needle) for needle in needles)
+            if nth <= 0:
                 return number
         return None
+
+    def _nth(self, path: Path) -> int:
+        """Which occurrence of its spelling an array member is: 2 for the second "Dog" of
+        ``["Dog", "Cat", "Dog"]`` (1 for anything else)."""
+        if len(path) < 2 or not isinstance(path[-1], int) or isinstance(path[-1], bool):
+            return 1
+        parent = self._value(path[:-1])
+        if not isinstance(parent, list) or not 0 <= path[-1] < len(parent):
+            return 1
+        value = parent[path[-1]]
+        if not isinstance(value, str):
+            return 1
+        return sum(1 for item in parent[: path[-1] + 1] if item == value and isinstance(item, str))
 
     def _value(self, path: Path) -> Any:
         node = self.document
@@ -324,14 +384,18 @@ class TomlSourceMap:
             start, end = block
             if len(path) >= 3:
                 key_line = self._key_in_block(path[2], start, end)
-                found = self._find_token(self._value(path), key_line or start, end)
+                found = self._find_token(
+                    self._value(path), key_line or start, end, self._nth(path)
+                )
                 return found or key_line or start
             return start
         if len(path) >= 2 and isinstance(path[1], str):
             line = self.key_line((head,), path[1])
             if line is not None:
                 if len(path) >= 3:
-                    return self._find_token(self._value(path), line, len(self.lines) + 1) or line
+                    value = self._value(path)
+                    end = len(self.lines) + 1
+                    return self._find_token(value, line, end, self._nth(path)) or line
                 return line
         return self.keys.get(("", head)) or self.tables.get(head)
 

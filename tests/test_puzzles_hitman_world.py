@@ -143,6 +143,37 @@ def test_bad_map_files_are_format_errors(text: str, message: str) -> None:
     assert str(caught.value).startswith("maps.json")
 
 
+@pytest.mark.parametrize(
+    ("field", "bad", "message"),
+    [
+        ("n", "0", "map 'tiny': 'n' must be an integer ≥ 1"),
+        ("m", "null", "map 'tiny': 'm' must be an integer ≥ 1"),
+        ("civil_count", "-1", "map 'tiny': 'civil_count' must be an integer ≥ 0"),
+    ],
+)
+def test_a_bad_number_in_a_map_names_its_own_line(field: str, bad: str, message: str) -> None:
+    # audit 19-G #4: numbers and null carried no line, so the map's own line (4) was named
+    lines = [
+        "{",
+        '  "format": "hitman-maps/1",',
+        '  "maps": {',
+        '    "tiny": {',
+        '      "m": 1,',
+        '      "n": 2,',
+        '      "guard_count": 0,',
+        '      "civil_count": 0,',
+        '      "rows_top_to_bottom": [["PIANO_WIRE", "TARGET"]]',
+        "    }",
+        "  }",
+        "}",
+    ]
+    number = next(i for i, line in enumerate(lines, start=1) if f'"{field}":' in line)
+    lines[number - 1] = lines[number - 1].split(":")[0] + f": {bad},"
+    with pytest.raises(FormatError) as caught:
+        parse_maps("\n".join(lines), "maps.json")
+    assert str(caught.value) == f"maps.json:{number}: {message}"
+
+
 def test_unknown_map_name_lists_the_known_ones() -> None:
     text = (
         '{"format": "hitman-maps/1", "maps": {"one": {"m": 1, "n": 2, "guard_count": 0,'

@@ -395,6 +395,77 @@ hints = [
         parse_puzzle(text.replace('where = "Cat"', 'where = "Cot"'), "i.toml")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # the duplicate's own line, not the first "Dog"'s
+            'title = "multi-line"\n[categories]\nColor = [\n  "Red",\n  "Blue",\n  "Green",\n]\n'
+            'Pet = [\n  "Dog",\n  "Cat",\n  "Dog",\n]\n',
+            "e.toml:11: category 'Pet' lists 'Dog' twice",
+        ),
+        (
+            '[categories]\nPet = [\n  "Dog", "Cat",\n  "Emu", "Cat",\n]\n',
+            "e.toml:4: category 'Pet' lists 'Cat' twice",
+        ),
+        (  # dotted keys had no line at all
+            'title = "dotted"\ncategories.Color = ["Red", "Blue"]\n'
+            'categories.Pet = ["Dog", "Dog"]\n',
+            "e.toml:3: category 'Pet' lists 'Dog' twice",
+        ),
+        (
+            'title="x"\nhint.same_house = ["a","b"]\n[categories]\nColor=["a","b"]\n',
+            "e.toml:2: unknown key 'hint' (did you mean 'hints'?)",
+        ),
+        (  # was line 2, the [categories] header
+            'title="x"\n[categories]\nColor=["a","b"]\n\nhint.same_house = ["a","b"]\n',
+            "e.toml:5: category 'hint' must list its values",
+        ),
+        (
+            '[categories]\nColor = ["a", "b"]\n[question]\nwhere = "a"\n"fnd" . \'x\' = 1\n',
+            "e.toml:5: question: unknown key 'fnd' (did you mean 'find'?)",
+        ),
+        (
+            'question.where = "a"\nquestion.find = "Colour"\n[categories]\nColor = ["a", "b"]\n',
+            "e.toml:2: question: unknown category 'Colour' (did you mean 'Color'?)",
+        ),
+    ],
+)
+def test_toml_array_members_and_dotted_keys_are_located(text: str, expected: str) -> None:
+    # audit 19-G #4
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.toml", kind="toml")
+    assert str(info.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # a null in a multi-line pair was placed on the hint's line
+            '{"categories": {"Color": ["a","b"]},\n "hints": [\n  {"fact": [1, "a"]},\n'
+            '  {"fact": [\n    2,\n    null\n  ]}\n]}',
+            6,
+        ),
+        (  # a number: the house
+            '{"categories": {"Color": ["a","b"]},\n "hints": [\n  {"fact": [\n    7,\n'
+            '    "a"\n  ]}\n]}',
+            4,
+        ),
+        (  # a value of an object, on the line after the object's brace
+            '{"categories": {"Color": ["a","b"]},\n "question": {\n  "where": "a",\n'
+            '  "find": null\n }\n}',
+            4,
+        ),
+        ('{"categories": {"Color": ["a","b"]},\n "question": {"where": "a",\n "find": 3}}', 3),
+    ],
+)
+def test_json_numbers_and_null_name_their_own_line(text: str, expected: int) -> None:
+    # audit 19-G #4: numbers and null carried no position, so the enclosing object's line
+    # was named
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.json", kind="json")
+    assert info.value.line == expected, str(info.value)
+
+
 def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loader, "tomllib", None)
     with pytest.raises(FormatError, match=r"needs Python 3\.11\+ or the tomli package"):
