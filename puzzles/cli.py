@@ -279,7 +279,8 @@ def _json_report(
 
 EXIT_GUESSED = 0
 """`puzzle hitman`: some cells could not be determined and were guessed (or, with
---replay, left unknown); 10 means every cell was determined and is right."""
+--replay, left unknown, or nothing was checked: the trace names no map of MAPS.json);
+10 means every cell was determined and is right."""
 
 HITMAN_MARKS = {"deduced": "+", "guessed": "*"}
 ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"}
@@ -334,7 +335,8 @@ def hitman_command(
     the trace names (or --map).
 
     Exit 10 when every cell was determined (and is right), 0 when some cells
-    had to be guessed (--replay: were left unknown) or when Ctrl-C or SIGTERM
+    had to be guessed (--replay: were left unknown, or were not checked since
+    the trace names no map that MAPS.json holds) or when Ctrl-C or SIGTERM
     stopped the run, 1 for bad input.
     """
     if cnf_path is not None and is_stdout(cnf_path):
@@ -567,11 +569,12 @@ def _hitman_replay(
         click.echo(json.dumps(report, indent=2))
     else:
         marks = {cell: HITMAN_MARKS["deduced"] for cell in result.deduced}
-        check = (
-            f"Every determined cell agrees with map {world.name}."
-            if world is not None
-            else f"No map named {name!r} in {display_name(maps_path)}: not checked."
-        )
+        if world is not None:
+            check = f"Every determined cell agrees with map {world.name}."
+        elif name is None:
+            check = "No map to check against (the trace names no map): not checked."
+        else:
+            check = f"No map named {name!r} in {display_name(maps_path)}: not checked."
         click.echo(
             "\n".join(
                 [
@@ -588,7 +591,8 @@ def _hitman_replay(
                 ]
             )
         )
-    leave(EXIT_SOLVED if determined else EXIT_GUESSED)
+    # 10 says every cell was determined and is right: not when there was nothing to check
+    leave(EXIT_SOLVED if determined and world is not None else EXIT_GUESSED)
 
 
 commands: list[click.Command] = [puzzle_group]

@@ -143,6 +143,34 @@ def test_replay_of_the_scripted_trace() -> None:
     assert run(MAPS, "--replay", TRACES, "--index", "9").exit_code == 10
 
 
+def test_a_replay_that_checks_nothing_does_not_exit_10(tmp_path: Path) -> None:
+    # audit 19-G #5: a trace naming a map the file lacks (or none) was not checked, yet
+    # exited 10, which --help defines as "every cell was determined and is right"
+    trace = json.loads([line for line in TRACES.read_text().splitlines() if line.strip()][8])
+    assert trace["map"] == "small_map_example"
+    path = tmp_path / "t.jsonl"
+    trace["map"] = "small_map_exampel"
+    path.write_text(json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", path)
+    assert result.exit_code == 0, result.output
+    assert f"No map named 'small_map_exampel' in {MAPS}: not checked." in result.stdout
+    report = json.loads(run(MAPS, "--replay", path, "--json").stdout)
+    assert (report["determined"], report["checked_against"], report["agrees"]) == (
+        True,
+        None,
+        None,
+    )
+    del trace["map"]
+    path.write_text(json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", path)
+    assert result.exit_code == 0, result.output
+    assert "No map to check against (the trace names no map): not checked." in result.stdout
+    assert "None" not in result.stdout
+    checked = run(MAPS, "--replay", path, "--map", "small_map_example")
+    assert checked.exit_code == 10, checked.output
+    assert "Every determined cell agrees with map small_map_example." in checked.stdout
+
+
 def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
     result = run(MAPS, "--replay", TRACES, "--map", "facile_2")
     assert result.exit_code == 1 and "not a trace of this map" in result.stderr
