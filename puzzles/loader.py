@@ -29,7 +29,8 @@ The hint kinds (houses are numbered 1..N from left to right):
 - ``fact = [house, A]``: A is in that house (a number from 1 to N).
 
 A value is named by itself (``"Red"``) when no other category has a value of
-that name, else as ``"Category:Value"``. Every mistake is a `FormatError` with
+that name, else as ``"Category:Value"``; so a value may not begin with a
+category's name and a colon (``"Pet:Dog"``). Every mistake is a `FormatError` with
 the file and, when it can be found, the line.
 
 TOML needs Python 3.11's ``tomllib`` (or the ``tomli`` package on 3.10); JSON
@@ -204,6 +205,7 @@ class _Builder:
                     raise self.error((*path, index), f"category {category!r} lists {value!r} twice")
                 seen.add(value)
             categories.append((str(category), [str(value) for value in values]))
+        self.check_qualified_names(categories)
         first_name, first_values = categories[0]
         for category, values in categories[1:]:
             if len(values) != len(first_values):
@@ -213,6 +215,31 @@ class _Builder:
                     f" {len(first_values)}; every category needs one value per house",
                 )
         return categories
+
+    def check_qualified_names(self, categories: list[tuple[str, list[str]]]) -> None:
+        """Refuse value names that would make ``Category:Value`` ambiguous: a value that
+        begins with a category's name and a colon (``Pet:Dog`` would name it and Pet's
+        ``Dog`` alike), or two values that qualify to the same spelling."""
+        spelled: dict[str, str] = {}
+        for category, values in categories:
+            for index, value in enumerate(values):
+                path = ("categories", category, index)
+                for other, _values in categories:
+                    if value.startswith(other + ":"):
+                        raise self.error(
+                            path,
+                            f"category {category!r}: value {value!r} begins with"
+                            f" {other + ':'!r}, the way a value of {other} is named;"
+                            " rename the value",
+                        )
+                name = f"{category}:{value}"
+                if name in spelled:
+                    raise self.error(
+                        path,
+                        f"{name!r} would name both {spelled[name]} and {category}'s"
+                        f" {value!r}; rename one of them",
+                    )
+                spelled[name] = f"{category}'s {value!r}"
 
     def check_houses(self) -> None:
         if "houses" not in self.document:
