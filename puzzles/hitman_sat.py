@@ -77,6 +77,7 @@ from puzzles.hitman_world import (
     rotate,
     too_many_cells,
 )
+from puzzles.sourcemap import written
 
 AUX_PER_CELL = ("GUARD", "CIVIL", "PERSON")
 
@@ -250,20 +251,24 @@ class KnowledgeBase:
         position = self._cell(status["position"], "position")
         orientation = status["orientation"]
         if orientation not in ORIENTATIONS:
-            raise ObservationError(f"orientation {orientation!r} is not one of N, E, S, W")
+            raise ObservationError(f"orientation {written(orientation)} is not one of N, E, S, W")
         for entry in status["vision"]:
             if not isinstance(entry, (list, tuple)) or len(entry) != 2:
-                raise ObservationError(f"vision entry {entry!r} is not a [[x, y], CONTENT] pair")
+                raise ObservationError(
+                    f"vision entry {written(entry)} is not a [[x, y], CONTENT] pair"
+                )
             cell, content = self._cell(entry[0], "vision cell"), entry[1]
             if content not in CONTENTS:
-                raise ObservationError(f"vision content {content!r} is not a cell content")
+                raise ObservationError(f"vision content {written(content)} is not a cell content")
             self._observe_once(("sees", cell, content), [[self.var(cell, content)]])
             self._single_out(cell)
             self.seen.setdefault(cell, content)
             self._rule_out(cell, [c for c in CONTENTS if c != content])
         hear = status["hear"]
         if isinstance(hear, bool) or not isinstance(hear, int) or not 0 <= hear <= HEARING_CAP:
-            raise ObservationError(f"hear {hear!r} is not an integer from 0 to {HEARING_CAP}")
+            raise ObservationError(
+                f"hear {written(hear)} is not an integer from 0 to {HEARING_CAP}"
+            )
         if ("hears", position) not in self._observed:
             self._observed.add(("hears", position))
             window = hearing_window(self, position)
@@ -285,7 +290,7 @@ class KnowledgeBase:
         before = self._cell(previous["position"], "previous position")
         facing = previous["orientation"]
         if action not in ACTIONS:
-            raise ObservationError(f"unknown action {action!r}; one of {', '.join(ACTIONS)}")
+            raise ObservationError(f"unknown action {written(action)}; one of {', '.join(ACTIONS)}")
         if action == "move":
             target = ahead(before, facing)
             if status["status"] == "OK":
@@ -312,7 +317,7 @@ class KnowledgeBase:
             raise ObservationError(f"a penalty increase of {delta} is not 1 + 5·k")
         if "is_in_guard_range" in status and status["is_in_guard_range"] != (watching > 0):
             raise ObservationError(
-                f"is_in_guard_range {status['is_in_guard_range']} but the penalty says"
+                f"is_in_guard_range {written(status['is_in_guard_range'])} but the penalty says"
                 f" {watching} guard(s) watch"
             )
         self.observe_watchers(position, watching)
@@ -351,14 +356,14 @@ class KnowledgeBase:
         try:
             x, y = raw
         except (TypeError, ValueError):
-            raise ObservationError(f"{what} {raw!r} is not an [x, y] pair") from None
+            raise ObservationError(f"{what} {written(raw)} is not an [x, y] pair") from None
         if (
             isinstance(x, bool)
             or isinstance(y, bool)
             or not isinstance(x, int)
             or not isinstance(y, int)
         ):
-            raise ObservationError(f"{what} {raw!r} is not an [x, y] pair of integers")
+            raise ObservationError(f"{what} {written(raw)} is not an [x, y] pair of integers")
         if not self.inside((x, y)):
             raise ObservationError(f"{what} ({x}, {y}) is off the {self.n}×{self.m} grid")
         return (x, y)

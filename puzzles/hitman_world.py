@@ -27,7 +27,7 @@ from typing import Any
 
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import decode_json
+from puzzles.sourcemap import decode_json, written
 
 MAPS_FORMAT = "hitman-maps/1"
 
@@ -208,9 +208,8 @@ def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
     if not isinstance(document, dict):
         raise error((), f'not a "{MAPS_FORMAT}" file: the top level is not a JSON object')
     if document.get("format") != MAPS_FORMAT:
-        raise error(
-            ("format",), f'not a "{MAPS_FORMAT}" file: "format" is {document.get("format")!r}'
-        )
+        found = f"is {written(document['format'])}" if "format" in document else "is missing"
+        raise error(("format",), f'not a "{MAPS_FORMAT}" file: "format" {found}')
     maps = document.get("maps")
     if not isinstance(maps, dict) or not maps:
         raise error(("maps",), '"maps" must be an object holding at least one map')
@@ -254,7 +253,8 @@ def _read_map(key: str, raw: Any, error: Any, line: int | None) -> HitmanMap:
             if content not in CONTENTS:
                 raise error(
                     (*path, "rows_top_to_bottom", r, x),
-                    f"map {key!r}: unknown content {content!r} (one of {', '.join(CONTENTS)})",
+                    f"map {key!r}: unknown content {written(content)}"
+                    f" (one of {', '.join(CONTENTS)})",
                 )
             cells[(x, m - 1 - r)] = str(content)
     world = HitmanMap(key, m, n, numbers["guard_count"], numbers["civil_count"], cells, line)

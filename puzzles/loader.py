@@ -49,7 +49,7 @@ from typing import Any
 from formats.dimacs import holds_line_break
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json
+from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json, written
 from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
 
 try:
@@ -256,7 +256,7 @@ class _Builder:
     def resolve(self, ref: Any, path: Sequence[Any]) -> Item:
         """An item from ``"Value"`` or ``"Category:Value"`` (names may contain colons)."""
         if not isinstance(ref, str):
-            raise self.error(path, f"expected a value name, got {ref!r}")
+            raise self.error(path, f"expected a value name, got {written(ref)}")
         found: list[Item] = []
         for index, (category, values) in enumerate(self.categories):
             if ref in values:
@@ -359,10 +359,9 @@ class _Builder:
         find = table["find"]
         names = [name for name, _values in self.categories]
         if find not in names:
-            shown = find if isinstance(find, str) else repr(find)
             raise self.error(
                 (*path, "find"),
-                f"question: unknown category {shown!r}{_suggest(str(find), names)}",
+                f"question: unknown category {written(find)}{_suggest(str(find), names)}",
             )
         where = self.resolve(table["where"], (*path, "where"))
         return Question(text=text, find=names.index(find), where=where)

@@ -42,6 +42,18 @@ class SourceMap(Protocol):
         """The line where ``key`` is defined in the table/object at ``path``."""
 
 
+def written(value: Any) -> str:
+    """A decoded value as the data file wrote it, for messages: a string quoted as names
+    are (``'Dog'``), anything else in JSON's spelling (``3``, ``null``, ``true``,
+    ``[0, 1]``), never Python's (``None``, ``True``, ``'3'`` for a number)."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # (a TOML date, say)
+        return str(value)
+
+
 # --------------------------------------------------------------------------- JSON
 
 

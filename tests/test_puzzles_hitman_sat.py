@@ -215,6 +215,32 @@ def test_penalty_not_of_the_form_one_plus_five_k_is_refused() -> None:
         kb.observe(after, previous=start, action="turn_clockwise")
 
 
+def test_observation_errors_show_values_as_json_writes_them() -> None:
+    # audit 19-G #7: Python's None and True were shown for a trace's null and true
+    start = {"position": (0, 0), "orientation": "N", "vision": [], "hear": 0, "penalties": 0}
+    cases = [
+        (dict(start, hear=None), {}, "hear null is not an integer from 0 to 5"),
+        (dict(start, orientation=None), {}, "orientation null is not one of N, E, S, W"),
+        (dict(start, vision=[[[0, 1], None]]), {}, "vision content null is not a cell content"),
+        (dict(start, vision=[[None]]), {}, "vision entry [null] is not a [[x, y], CONTENT] pair"),
+        (dict(start, position=[0, True]), {}, "position [0, true] is not an [x, y] pair of"),
+        (
+            dict(start, orientation="E", penalties=1, status="OK"),
+            {"previous": start, "action": None},
+            "unknown action null; one of move",
+        ),
+        (
+            dict(start, orientation="E", penalties=1, status="OK", is_in_guard_range=True),
+            {"previous": start, "action": "turn_clockwise"},
+            "is_in_guard_range true but the penalty says 0 guard(s) watch",
+        ),
+    ]
+    for status, step, message in cases:
+        with pytest.raises(ObservationError) as caught:
+            KnowledgeBase(2, 2, 0, 0).observe(status, **step)
+        assert str(caught.value).startswith(message), str(caught.value)
+
+
 def test_dimacs_export_names_every_named_variable() -> None:
     kb = KnowledgeBase(2, 2, 1, 0)
     kb.observe(

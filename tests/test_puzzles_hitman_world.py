@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hitman_data import MAPS, needs_data, traces
 
@@ -172,6 +174,34 @@ def test_a_bad_number_in_a_map_names_its_own_line(field: str, bad: str, message:
     with pytest.raises(FormatError) as caught:
         parse_maps("\n".join(lines), "maps.json")
     assert str(caught.value) == f"maps.json:{number}: {message}"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": None}, 'maps.json:1: not a "hitman-maps/1" file: "format" is null'),
+        ({"format": 1}, 'maps.json:1: not a "hitman-maps/1" file: "format" is 1'),
+        ({"format": "x"}, "maps.json:1: not a \"hitman-maps/1\" file: \"format\" is 'x'"),
+        ({}, 'maps.json:1: not a "hitman-maps/1" file: "format" is missing'),
+    ],
+)
+def test_a_wrong_format_is_shown_as_written(change: dict, message: str) -> None:
+    # audit 19-G #7: Python's None was shown for null (and for a missing key)
+    document = {"maps": {}, **change}
+    with pytest.raises(FormatError) as caught:
+        parse_maps(json.dumps(document), "maps.json")
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(("content", "shown"), [("null", "null"), ("5", "5"), ("true", "true")])
+def test_an_unknown_content_is_shown_as_written(content: str, shown: str) -> None:
+    text = (
+        '{"format": "hitman-maps/1", "maps": {"a": {"m": 1, "n": 2, "guard_count": 0,'
+        f' "civil_count": 0, "rows_top_to_bottom": [["PIANO_WIRE", {content}]]}}}}}}'
+    )
+    with pytest.raises(FormatError) as caught:
+        parse_maps(text, "maps.json")
+    assert f"map 'a': unknown content {shown} (one of EMPTY," in str(caught.value)
 
 
 def test_unknown_map_name_lists_the_known_ones() -> None:

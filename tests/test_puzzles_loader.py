@@ -508,6 +508,48 @@ def test_json_numbers_and_null_name_their_own_line(text: str, expected: int) -> 
     assert info.value.line == expected, str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        (
+            '[categories]\nColor = ["a", "b"]\n[question]\nfind = 3\nwhere = "a"\n',
+            "toml",
+            "e.txt:4: question: unknown category 3",
+        ),
+        (
+            '{"categories": {"Color": ["a", "b"]},\n "question": {"where": "a",\n "find": null}}',
+            "json",
+            "e.txt:3: question: unknown category null",
+        ),
+        (
+            '{"categories": {"Color": ["a", "b"]},\n "question": {"where": "a", "find": true}}',
+            "json",
+            "e.txt:2: question: unknown category true",
+        ),
+        (
+            '{"categories": {"Color": ["a", "b"]},\n "hints": [{"fact": [1,\n null]}]}',
+            "json",
+            "e.txt:3: expected a value name, got null",
+        ),
+        (
+            '[categories]\nColor = ["a", "b"]\n[[hints]]\nnext_to = ["a", false]\n',
+            "toml",
+            "e.txt:4: expected a value name, got false",
+        ),
+        (
+            '[categories]\nColor = ["a", "b"]\n[[hints]]\nnext_to = ["a", ["b"]]\n',
+            "toml",
+            'e.txt:4: expected a value name, got ["b"]',
+        ),
+    ],
+)
+def test_values_are_shown_as_written(text: str, kind: str, expected: str) -> None:
+    # audit 19-G #7: '3', 'None' and None were shown for 3 and null
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.txt", kind=kind)
+    assert str(info.value) == expected
+
+
 def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loader, "tomllib", None)
     with pytest.raises(FormatError, match=r"needs Python 3\.11\+ or the tomli package"):
