@@ -23,6 +23,7 @@ from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle
 from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
+from puzzles.sourcemap import count
 from puzzles.zebra import Puzzle, encode
 
 if TYPE_CHECKING:  # the Hitman modules (and pysat.card) load only for `puzzle hitman`
@@ -184,17 +185,16 @@ def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
     return f"{what} ({how})"
 
 
-def _count(number: int, noun: str) -> str:
-    """``1 hint``, ``2 hints``."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+_count = count  # ``1 hint``, ``2 hints``
 
 
 def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -> str:
     formula = result.encoding.formula
     lines = [
-        f"{puzzle.title}: {puzzle.houses} houses, {len(puzzle.categories)} categories,"
-        f" {_count(len(puzzle.hints), 'hint')} ({formula.nvars} variables,"
-        f" {len(formula.clauses)} clauses)",
+        f"{puzzle.title}: {_count(puzzle.houses, 'house')},"
+        f" {_count(len(puzzle.categories), 'category', 'categories')},"
+        f" {_count(len(puzzle.hints), 'hint')} ({_count(formula.nvars, 'variable')},"
+        f" {_count(len(formula.clauses), 'clause')})",
         "",
     ]
     if result.solution is None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import decode_json, written
+from puzzles.sourcemap import count, decode_json, written
 
 MAPS_FORMAT = "hitman-maps/1"
 
@@ -241,13 +241,14 @@ def _read_map(key: str, raw: Any, error: Any, line: int | None) -> HitmanMap:
     if not isinstance(rows, list) or len(rows) != m:
         raise error(
             (*path, "rows_top_to_bottom"),
-            f"map {key!r}: 'rows_top_to_bottom' must list m = {m} rows",
+            f"map {key!r}: 'rows_top_to_bottom' must list m = {count(m, 'row')}",
         )
     cells: dict[Cell, str] = {}
     for r, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != n:
             raise error(
-                (*path, "rows_top_to_bottom", r), f"map {key!r}: row {r} must hold n = {n} cells"
+                (*path, "rows_top_to_bottom", r),
+                f"map {key!r}: row {r} must hold n = {count(n, 'cell')}",
             )
         for x, content in enumerate(row):
             if content not in CONTENTS:
@@ -272,9 +273,11 @@ def rule_problem(world: HitmanMap) -> str | None:
     guards = sum(tally[g] for g in GUARDS)
     civils = sum(tally[c] for c in CIVILS)
     if guards != world.guard_count:
-        return f"guard_count is {world.guard_count} but the grid holds {guards} guards"
+        return f"guard_count is {world.guard_count} but the grid holds {count(guards, 'guard')}"
     if civils != world.civil_count:
-        return f"civil_count is {world.civil_count} but the grid holds {civils} civilians"
+        return (
+            f"civil_count is {world.civil_count} but the grid holds {count(civils, 'civilian')}"
+        )
     for unique in ("TARGET", "PIANO_WIRE"):
         if tally[unique] != 1:
             return f"the grid must hold exactly one {unique} (it holds {tally[unique]})"

@@ -49,7 +49,7 @@ from typing import Any
 from formats.dimacs import holds_line_break
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json, written
+from puzzles.sourcemap import SourceMap, TomlSourceMap, count, decode_json, written
 from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
 
 try:
@@ -211,8 +211,9 @@ class _Builder:
             if len(values) != len(first_values):
                 raise self.error(
                     ("categories", category),
-                    f"category {category!r} has {len(values)} values but {first_name!r} has"
-                    f" {len(first_values)}; every category needs one value per house",
+                    f"category {category!r} has {count(len(values), 'value')} but"
+                    f" {first_name!r} has {len(first_values)}; every category needs one value"
+                    " per house",
                 )
         return categories
 
@@ -245,12 +246,12 @@ class _Builder:
         if "houses" not in self.document:
             return
         houses = self.document["houses"]
-        count = len(self.categories[0][1])
+        values = len(self.categories[0][1])
         if isinstance(houses, bool) or not isinstance(houses, int) or houses < 1:
             raise self.key_error((), "houses", "houses must be a positive whole number")
-        if houses != count:
+        if houses != values:
             raise self.key_error(
-                (), "houses", f"houses = {houses}, but each category lists {count} values"
+                (), "houses", f"houses = {houses}, but each category lists {count(values, 'value')}"
             )
 
     def resolve(self, ref: Any, path: Sequence[Any]) -> Item:

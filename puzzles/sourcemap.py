@@ -15,6 +15,9 @@ cannot tell (the caller then names the file alone).
   ``[[hints]]`` table (or of every inline table in a ``hints = [ … ]`` array);
   values inside a block are found by searching for their quoted spelling (the
   n-th spelling for the n-th equal member of an array).
+
+Messages about those files word values with `written` (as the file wrote them)
+and numbers of things with `count` (``1 house``, ``2 houses``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,12 @@ def written(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):  # (a TOML date, say)
         return str(value)
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 house``, ``2 houses``, ``0 guards``: a number and its noun in the right number
+    (``plural`` when it is not the noun and an s: ``count(2, "category", "categories")``)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 # --------------------------------------------------------------------------- JSON

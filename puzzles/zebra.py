@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 from formats.dimacs import holds_line_break
 from formats.formula import Formula
+from puzzles.sourcemap import count
 
 HINT_KINDS = ("same_house", "next_to", "left_of", "fact", "not_same_house", "somewhere_left_of")
 """The hint kinds a puzzle may use, in the spelling of the data files."""
@@ -155,7 +156,8 @@ def check_puzzle(puzzle: Puzzle) -> None:
         seen.add(name)
         if len(values) != n:
             raise ValueError(
-                f"category {name!r} has {len(values)} values, but there are {n} houses"
+                f"category {name!r} has {count(len(values), 'value')},"
+                f" but there {'is' if n == 1 else 'are'} {count(n, 'house')}"
             )
         if len(set(values)) != len(values):
             raise ValueError(f"category {name!r} lists a value twice")

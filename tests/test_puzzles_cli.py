@@ -183,6 +183,10 @@ def test_one_hint_is_one_hint(tmp_path: Path) -> None:
     path.write_text('[categories]\nA = ["x", "y"]\n[[hints]]\nleft_of = ["x", "y"]\n')
     first = run("solve", str(path)).stdout.splitlines()[0]
     assert ", 1 hint (" in first, first
+    # audit 19-G #7: "1 houses, 1 categories, 0 hints (1 variables, 2 clauses)"
+    path.write_text('title = "x"\n[categories]\nA = ["x"]\n')
+    first = run("solve", str(path)).stdout.splitlines()[0]
+    assert first == "x: 1 house, 1 category, 0 hints (1 variable, 2 clauses)"
 
 
 @needs_dpll

@@ -204,6 +204,27 @@ def test_an_unknown_content_is_shown_as_written(content: str, shown: str) -> Non
     assert f"map 'a': unknown content {shown} (one of EMPTY," in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"guard_count": 2, "row": ["GUARD_N", "PIANO_WIRE", "TARGET"]}, "holds 1 guard"),
+        ({"guard_count": 1}, "guard_count is 1 but the grid holds 0 guards"),
+        ({"civil_count": 0, "row": ["CIVIL_N", "PIANO_WIRE", "TARGET"]}, "holds 1 civilian"),
+        ({"m": 2}, "'rows_top_to_bottom' must list m = 2 rows"),
+        ({"n": 1}, "row 0 must hold n = 1 cell"),
+    ],
+)
+def test_map_counts_are_in_the_right_number(changes: dict, message: str) -> None:
+    # audit 19-G #7: "the grid holds 1 guards"
+    row = changes.pop("row", ["EMPTY", "PIANO_WIRE", "TARGET"])
+    raw = {"m": 1, "n": 3, "guard_count": 0, "civil_count": 0, "rows_top_to_bottom": [row]}
+    raw.update(changes)
+    document = {"format": "hitman-maps/1", "maps": {"a": raw}}
+    with pytest.raises(FormatError) as caught:
+        parse_maps(json.dumps(document), "maps.json")
+    assert str(caught.value).endswith(message)
+
+
 def test_unknown_map_name_lists_the_known_ones() -> None:
     text = (
         '{"format": "hitman-maps/1", "maps": {"one": {"m": 1, "n": 2, "guard_count": 0,'

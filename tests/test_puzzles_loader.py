@@ -550,6 +550,27 @@ def test_values_are_shown_as_written(text: str, kind: str, expected: str) -> Non
     assert str(info.value) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '[categories]\nA = ["x", "y"]\nB = ["p"]\n',
+            "e.toml:3: category 'B' has 1 value but 'A' has 2; every category needs one value"
+            " per house",
+        ),
+        (
+            'houses = 2\n[categories]\nA = ["x"]\n',
+            "e.toml:1: houses = 2, but each category lists 1 value",
+        ),
+    ],
+)
+def test_counts_are_in_the_right_number(text: str, expected: str) -> None:
+    # audit 19-G #7: "1 values"
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "e.toml")
+    assert str(info.value) == expected
+
+
 def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loader, "tomllib", None)
     with pytest.raises(FormatError, match=r"needs Python 3\.11\+ or the tomli package"):
