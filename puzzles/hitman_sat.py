@@ -249,6 +249,13 @@ class KnowledgeBase:
         a position or penalty that does not follow from the step).
         """
         position = self._cell(status["position"], "position")
+        penalties = status["penalties"]
+        if isinstance(penalties, bool) or not isinstance(penalties, int) or penalties < 0:
+            raise ObservationError(f"penalties {written(penalties)} is not an integer ≥ 0")
+        if not isinstance(status["vision"], (list, tuple)):
+            raise ObservationError(
+                f"vision {written(status['vision'])} is not a list of [[x, y], CONTENT] pairs"
+            )
         orientation = status["orientation"]
         if orientation not in ORIENTATIONS:
             raise ObservationError(f"orientation {written(orientation)} is not one of N, E, S, W")

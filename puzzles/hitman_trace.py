@@ -16,8 +16,14 @@ from typing import Any
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
 from puzzles.hitman_sat import Inconsistent, KnowledgeBase, ObservationError
+from puzzles.sourcemap import written
 
 STATUS_KEYS = ("position", "orientation", "vision", "hear", "penalties", "m", "n")
+"""The keys every status of a trace needs."""
+STEP_KEYS = ("status", *STATUS_KEYS)
+"""The keys the status after an action needs: also "status" ("OK", "Err: invalid move")."""
+START_NUMBERS = (("m", 1), ("n", 1), ("guard_count", 0), ("civil_count", 0))
+"""The start status's grid size and counts, with their least values."""
 
 
 @dataclass
@@ -76,16 +82,32 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
     steps = raw.get("steps", [])
     if not isinstance(start, dict) or any(key not in start for key in STATUS_KEYS):
         raise FormatError(file, line, f"'start' must be a status with {', '.join(STATUS_KEYS)}")
+    for key, least in START_NUMBERS:
+        if key not in start:
+            raise FormatError(file, line, f"'start' needs {key!r} (an integer ≥ {least})")
+        value = start[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise FormatError(
+                file, line, f"'start': {key!r} must be an integer ≥ {least}, not {written(value)}"
+            )
     if not isinstance(steps, list):
         raise FormatError(file, line, "'steps' must be a list")
     parsed = []
     for index, step in enumerate(steps, start=1):
         status = step.get("status") if isinstance(step, dict) else None
-        if not isinstance(status, dict) or any(key not in status for key in STATUS_KEYS):
+        if not isinstance(status, dict):
             raise FormatError(
                 file,
                 line,
-                f"step {index}: needs an 'action' and a 'status' with {', '.join(STATUS_KEYS)}",
+                f"step {index}: needs an 'action' and a 'status' with {', '.join(STEP_KEYS)}",
+            )
+        missing = [key for key in STEP_KEYS if key not in status]
+        if missing:
+            raise FormatError(
+                file,
+                line,
+                f"step {index}: the status has no {', '.join(map(repr, missing))}"
+                f" (a step's status needs {', '.join(STEP_KEYS)})",
             )
         parsed.append((step.get("action"), status))
     map_name = raw.get("map")

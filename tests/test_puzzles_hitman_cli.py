@@ -212,6 +212,54 @@ def test_replay_refuses_a_malformed_vision_entry_and_a_grid_too_big(tmp_path):
     assert "90,000 cells; the deduction takes at most 2,500" in result.stderr
 
 
+def test_a_start_with_a_badly_typed_size_or_count_is_a_type_error(tmp_path: Path) -> None:
+    # audit 19-G #7: "m": "2" gave "the trace is 3x2 but map tiny is 3x2"; a missing or
+    # text guard_count gave Python's KeyError or TypeError text
+    bad = tmp_path / "bad.jsonl"
+    for changes, message in [
+        ({"m": "2"}, "'start': 'm' must be an integer ≥ 1, not '2'"),
+        ({"n": 0}, "'start': 'n' must be an integer ≥ 1, not 0"),
+        ({"n": True}, "'start': 'n' must be an integer ≥ 1, not true"),
+        ({"guard_count": "x"}, "'start': 'guard_count' must be an integer ≥ 0, not 'x'"),
+        ({"civil_count": None}, "'start': 'civil_count' must be an integer ≥ 0, not null"),
+    ]:
+        bad.write_text(_start(**changes))
+        for args in ((), ("--map", "default_world")):
+            result = run(MAPS, "--replay", bad, *args)
+            assert result.exit_code == 1
+            assert result.stderr == f"error: {bad}:1: {message}\n"
+    document = json.loads(_start())
+    del document["start"]["guard_count"]
+    bad.write_text(json.dumps(document) + "\n")
+    result = run(MAPS, "--replay", bad)
+    assert result.stderr == f"error: {bad}:1: 'start' needs 'guard_count' (an integer ≥ 0)\n"
+
+
+def test_a_step_status_without_its_status_key_says_so(tmp_path: Path) -> None:
+    # audit 19-G #7: it said "step 1: 'status'" (a KeyError's text)
+    document = json.loads(_start())
+    after = dict(document["start"], orientation="E", penalties=1, is_in_guard_range=False)
+    document["steps"] = [{"action": "turn_clockwise", "status": after}]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(document) + "\n")
+    result = run(MAPS, "--replay", bad)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {bad}:1: step 1: the status has no 'status' (a step's status needs status,"
+        " position, orientation, vision, hear, penalties, m, n)\n"
+    )
+    for key, value, message in [
+        ("penalties", None, "step 1: penalties null is not an integer ≥ 0"),
+        ("vision", None, "step 1: vision null is not a list of [[x, y], CONTENT] pairs"),
+    ]:
+        document["steps"][0]["status"] = dict(after, status="OK", **{key: value})
+        bad.write_text(json.dumps(document) + "\n")
+        assert run(MAPS, "--replay", bad).stderr == f"error: {bad}:1: {message}\n"
+    document["steps"][0]["status"] = dict(after, status="OK")
+    bad.write_text(json.dumps(document) + "\n")
+    assert run(MAPS, "--replay", bad).exit_code == 0  # (the map "x" is not in the file)
+
+
 def _room(m: int, n: int) -> dict:
     rows = [["EMPTY"] * n for _ in range(m)]
     rows[0][0], rows[0][1] = "TARGET", "PIANO_WIRE"
