@@ -152,6 +152,10 @@ class _Builder:
             if key not in ROOT_KEYS:
                 raise self.key_error((), key, f"unknown key {key!r}{_suggest(key, ROOT_KEYS)}")
         title = self.text_field(doc, (), "title", default_title)
+        if holds_line_break(title):  # (printed at the start of the report's first line)
+            raise self.key_error(
+                (), "title", f"title {title!r} holds a line break; a title is one line"
+            )
         description = self.text_field(doc, (), "description", "")
         self.categories = self.read_categories()
         self.check_houses()

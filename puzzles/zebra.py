@@ -144,6 +144,8 @@ class Puzzle:
 
 def check_puzzle(puzzle: Puzzle) -> None:
     """Raise ValueError when the puzzle is malformed (sizes, duplicate names, bad hints)."""
+    if holds_line_break(puzzle.title):
+        raise ValueError(f"title {puzzle.title!r} holds a line break; a title is one line")
     if not puzzle.categories:
         raise ValueError("a puzzle needs at least one category")
     n = len(puzzle.categories[0][1])

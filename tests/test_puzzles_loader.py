@@ -571,6 +571,22 @@ def test_counts_are_in_the_right_number(text: str, expected: str) -> None:
     assert str(info.value) == expected
 
 
+def test_a_title_is_one_line() -> None:
+    # audit 19-G #7: a title holding a line break was printed across two lines of the report
+    text = 'description = "two\\nlines are fine here"\ntitle = "x\\ny"\n[categories]\nA = ["a"]\n'
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(text, "t.toml")
+    assert str(info.value) == "t.toml:2: title 'x\\ny' holds a line break; a title is one line"
+    with pytest.raises(FormatError) as info:
+        parse_puzzle(as_json(text), "t.json")
+    assert info.value.message == "title 'x\\ny' holds a line break; a title is one line"
+    assert parse_puzzle(text.replace("x\\ny", "x y"), "t.toml").description == (
+        "two\nlines are fine here"
+    )  # (the description is not printed)
+    with pytest.raises(ValueError, match="a title is one line"):
+        Puzzle("a\u2028b", [("A", ["a"])])
+
+
 def test_toml_without_tomllib_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loader, "tomllib", None)
     with pytest.raises(FormatError, match=r"needs Python 3\.11\+ or the tomli package"):
