@@ -54,9 +54,14 @@ def _worker_main(
     external.USER_TEMP = tempfile.gettempdir()  # (what messages call TMPDIR)
     tempfile.tempdir = folder
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
-    for number in STOP_SIGNALS:
+    for number in _WORKER_STOPS:
         if signal.getsignal(number) != signal.SIG_IGN:  # (nohup: SIGHUP stays ignored)
             signal.signal(number, _stop_worker)
+    if hasattr(signal, "SIGXCPU"):
+        # a worker's own CPU limit (inherited from `ulimit -S -t`, and counted per worker)
+        # kills it, as before SIGXCPU became a stop signal: the pool then says so ("killed
+        # by signal SIGXCPU"), where a quiet stop read as a crash with exit code 0
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
     with contextlib.suppress(KeyboardInterrupt):
         # SIGTERM (raised as KeyboardInterrupt, so that a running solver program is killed
         # on the way out) ends the worker quietly, not with a traceback
@@ -70,11 +75,15 @@ def _worker_main(
         finally:
             # from here on a stop signal changes nothing (one raised before this is done
             # is caught just above, however it ended): the clean-up below runs whole
-            for number in STOP_SIGNALS:
+            for number in _WORKER_STOPS:
                 signal.signal(number, signal.SIG_IGN)
     # on the way out, its folder goes (the pool removes it too, but the pool's process
     # may be gone: killed, it is what sent the stop signal)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+_WORKER_STOPS = tuple(n for n in STOP_SIGNALS if n != getattr(signal, "SIGXCPU", None))
+"""What stops a worker quietly: the stop signals but SIGXCPU (see `_worker_main`)."""
 
 
 def _stop_worker(_signum: int, _frame: Any) -> None:

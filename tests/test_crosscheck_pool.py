@@ -231,3 +231,18 @@ def test_a_worker_that_cannot_start_leaves_no_folder(tmp_path, monkeypatch):
     with pytest.raises(EnvironmentFailure, match="cannot start a worker process"):
         list(run_pool(2, lambda i: i, _lost, jobs=2))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXCPU"), reason="CPU-time limits are POSIX")
+def test_a_worker_past_its_cpu_limit_is_reported_as_killed_by_sigxcpu():
+    # with SIGXCPU a stop signal, a worker at its own (inherited, per-process) CPU limit
+    # stopped quietly, and the pool reported "the worker exited with code 0" (review 19 #1)
+    previous = signal.getsignal(signal.SIGXCPU)
+    signal.signal(signal.SIGXCPU, _raise_keyboard_interrupt)  # as satkit's commands set it
+    try:
+        results = run_pool(1, lambda i: os.kill(os.getpid(), signal.SIGXCPU), _lost)
+        index, outcome = next(results)
+        results.close()
+    finally:
+        signal.signal(signal.SIGXCPU, previous)
+    assert index == 0 and outcome == ("crash", "the worker was killed by signal SIGXCPU")
