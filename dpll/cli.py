@@ -244,10 +244,13 @@ def solve(
     Prints SAT-competition output on stdout: 'c' comment lines, one 's' line
     (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and 'v' lines with the model.
     Exit status: 10 satisfiable, 20 unsatisfiable, 0 unknown (timeout,
-    conflict limit, Ctrl-C, SIGTERM, a CPU-time limit), 1 bad input, 2 usage error.
+    conflict limit, Ctrl-C, SIGTERM, a soft CPU-time limit), 1 bad input, 2 usage error,
+    130 when a stop comes while the answer is being printed (it is cut off).
     RESULT, as MiniSat's second file, gets SAT and the model, UNSAT or INDET.
     """
     started = time.monotonic()
+    if input_path == "-" and show_stats and _typed_at_a_terminal():
+        click.echo("reading DIMACS from standard input (Ctrl-D ends it)", err=True)
     if heuristic is not None:
         allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS
         if heuristic not in allowed:
@@ -309,11 +312,11 @@ def solve(
                 done = " not written" if unwritten else ""
                 comments.append(f"proof ({kind}){done}: {proof_path}")
             result = SolverResult("UNSAT", comments=comments)
-    if result_path is not None:
-        with atomic_output(result_path, inputs=[input_path]) as out:
-            out.write(minisat_result_text(result))
     try:
         click.echo(competition_text(result), nl=False)
+        if result_path is not None:  # after the answer: a full disk here loses only RESULT
+            with atomic_output(result_path, inputs=[input_path]) as out:
+                out.write(minisat_result_text(result))
         if unwritten is not None:
             raise unwritten  # one error line naming the proof file, exit 1: asked, and missing
         answered(_EXIT_CODES[result.status])
@@ -322,6 +325,15 @@ def solve(
 
 
 _EXIT_CODES = {"SAT": EXIT_SAT, "UNSAT": EXIT_UNSAT, "UNKNOWN": EXIT_UNKNOWN}
+
+
+def _typed_at_a_terminal() -> bool:
+    """Whether standard input is a terminal (a forgotten FILE: minisat and cadical say
+    they read stdin then, rather than wait without a word)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _same_output(a: str, b: str) -> bool:

@@ -552,3 +552,28 @@ def test_a_stop_while_the_answer_is_printed_says_the_output_is_cut_off(
     assert result.stderr == (
         "error: interrupted while printing the answer: standard output is cut off\n"
     )
+
+
+def test_a_result_file_that_cannot_be_written_still_leaves_the_answer(tmp_path: Path) -> None:
+    # RESULT was written before the answer was printed, so a full disk lost both (review 19
+    # #5); as with --proof, the answer stands and one error line follows, exit 1
+    sat = write(tmp_path, "sat.cnf", "p cnf 1 1\n1 0\n")
+    result = CliRunner().invoke(main, ["solve", "-q", str(sat), "/dev/full"])
+    assert result.stdout == "s SATISFIABLE\nv 1 0\n"
+    assert result.exit_code == 1
+    assert result.stderr == "error: /dev/full: No space left on device\n"
+
+
+def test_a_formula_typed_at_a_terminal_gets_one_hint_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with FILE left out, solve waited without a word at a terminal (review 19 #3); minisat
+    # and cadical say they read stdin
+    import dpll.cli
+
+    monkeypatch.setattr(dpll.cli, "_typed_at_a_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["solve"], input="p cnf 1 1\n1 0\n")
+    assert result.exit_code == 10
+    assert result.stderr.startswith("reading DIMACS from standard input (Ctrl-D ends it)\n")
+    quiet = CliRunner().invoke(main, ["solve", "-q"], input="p cnf 1 1\n1 0\n")
+    assert quiet.stderr == ""
