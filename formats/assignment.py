@@ -259,15 +259,19 @@ def read_dp_text(data: bytes, name: str) -> str:
     return decode_text(data, name, keep_bad_bytes=True)
 
 
-def dp_input_text(formula: Formula, source: str = "<formula>") -> str:
+def dp_input_text(
+    formula: Formula, source: str = "<formula>", *, literals_checked: bool = False
+) -> str:
     """The DP input text of ``formula``: clause lines, ``0``, the back matter verbatim.
 
     Raises EmptyClauseError, a FormatError naming ``source`` (where the formula
     came from) and the clause's index, if a clause is empty: the format cannot
     express it; ValueError for a literal no file can hold (`checked_max_var`: a clause
-    ``[0]`` would be the line that ends the clause list).
+    ``[0]`` would be the line that ends the clause list); ``literals_checked``: the clauses
+    come from satkit's readers, so that check is skipped (`satkit convert`).
     """
-    checked_max_var(formula.clauses)
+    if not literals_checked:
+        checked_max_var(formula.clauses)
     out = []
     for index, clause in enumerate(formula.clauses, start=1):
         if not clause:
@@ -289,9 +293,11 @@ def write_dp_input(
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
     source: str = "<formula>",
+    literals_checked: bool = False,
 ) -> None:
-    """Write ``formula`` in the DP input format to ``path`` (``-`` = stdout), atomically."""
-    text = dp_input_text(formula, source)
+    """Write ``formula`` in the DP input format to ``path`` (``-`` = stdout), atomically
+    (``literals_checked`` as for `dp_input_text`)."""
+    text = dp_input_text(formula, source, literals_checked=literals_checked)
     with atomic_output(path, inputs=tuple(inputs)) as handle:
         handle.write(text)
 

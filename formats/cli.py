@@ -261,12 +261,15 @@ def convert(
     print_warnings(formula.warnings, quiet)
     target = target or ("assignment" if kind == "dimacs" else "dimacs")
     if target == "dimacs":
-        write_dimacs(formula, output, inputs=[input_path])
+        write_dimacs(formula, output, inputs=[input_path], literals_checked=True)
         return
     if kind == "dimacs":
         print_warnings(_for_the_dp_format(formula, display_name(input_path)), quiet)
     try:
-        write_dp_input(formula, output, inputs=[input_path], source=display_name(input_path))
+        write_dp_input(
+            formula, output, inputs=[input_path], source=display_name(input_path),
+            literals_checked=True,  # (read by our own readers just above)
+        )  # fmt: skip
     except EmptyClauseError as exc:
         # the formula keeps no clause lines: read a DIMACS file again to find this one
         line = clause_line(input_path, exc.clause) if kind == "dimacs" else None

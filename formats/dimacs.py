@@ -392,7 +392,7 @@ class _Reader:
                     raise self.error(first_line + offset, beyond_max_message("literal", token))
                 if magnitude > bound:
                     shown = literal_for_message(token)
-                    message = f"literal {shown} exceeds the declared {bound} variables"
+                    message = f"literal {shown} exceeds the declared {counted(bound, 'variable')}"
                     raise self.error(first_line + offset, message)
         raise self.error(first_line, f"a literal exceeds the largest variable number {bound}")
 
@@ -704,15 +704,20 @@ def name_line(var: int, name: str) -> str:
     return f"c {NAME_PREFIX}{var} {name}\n"
 
 
-def dimacs_lines(formula: Formula) -> Iterator[str]:
+def dimacs_lines(formula: Formula, *, literals_checked: bool = False) -> Iterator[str]:
     """The DIMACS text of ``formula``, line by line (each with its ``\\n``).
 
     Order: comments, ``c var N NAME`` lines, ``c back-matter …`` lines, the
     header (variables = max(declared, used); clauses counted), the clauses. Raises
     ValueError, before the first line, for a literal no DIMACS file can hold (a 0 inside a
-    clause, a bool, a variable past 2^31-1: `checked_max_var`).
+    clause, a bool, a variable past 2^31-1: `checked_max_var`) or a declared count past
+    2^31-1. ``literals_checked``: the clauses come from satkit's readers, whose literals
+    are known good (`satkit convert`): the check, a sixth of a big conversion, is skipped.
     """
-    top = max(formula.nvars, checked_max_var(formula.clauses))
+    used = formula.max_var if literals_checked else checked_max_var(formula.clauses)
+    top = max(formula.nvars, used)
+    if top > MAX_VARIABLES:
+        raise ValueError(f"{top} variables declared, more than {MAX_VARIABLES} (2^31-1)")
     for comment in formula.comments:
         yield from comment_lines(comment)
     for var in sorted(formula.names):
@@ -728,9 +733,9 @@ def dimacs_lines(formula: Formula) -> Iterator[str]:
         yield format_clause(clause) + "\n"
 
 
-def dimacs_text(formula: Formula) -> str:
-    """The whole DIMACS text of ``formula`` as one string."""
-    return "".join(dimacs_lines(formula))
+def dimacs_text(formula: Formula, *, literals_checked: bool = False) -> str:
+    """The whole DIMACS text of ``formula`` as one string (`dimacs_lines`)."""
+    return "".join(dimacs_lines(formula, literals_checked=literals_checked))
 
 
 def write_dimacs(
@@ -738,15 +743,17 @@ def write_dimacs(
     path: str | os.PathLike[str],
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
+    literals_checked: bool = False,
 ) -> None:
     """Write ``formula`` as DIMACS to ``path`` (``-`` = stdout), atomically, in chunks.
 
-    Refuses to overwrite any of ``inputs`` (FormatError).
+    Refuses to overwrite any of ``inputs`` (FormatError); ``literals_checked`` as for
+    `dimacs_lines`.
     """
     with atomic_output(path, inputs=tuple(inputs)) as handle:
         write = handle.write
         chunk: list[str] = []
-        for line in dimacs_lines(formula):
+        for line in dimacs_lines(formula, literals_checked=literals_checked):
             chunk.append(line)
             if len(chunk) >= 8192:
                 write("".join(chunk))

@@ -269,7 +269,7 @@ def test_stats_from_stdin_with_warnings(tmp_path):
     assert quiet.stderr == ""
     strict = run(stats, ["-", "--strict"], stdin=b"p cnf 1 1\n1 2 0\n")
     assert (strict.exit_code, strict.stdout) == (1, "")
-    assert strict.stderr == "error: <stdin>:2: literal 2 exceeds the declared 1 variables\n"
+    assert strict.stderr == "error: <stdin>:2: literal 2 exceeds the declared 1 variable\n"
 
 
 # -- the bad-input table ------------------------------------------------------------------

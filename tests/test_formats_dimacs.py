@@ -530,8 +530,8 @@ def test_write_dimacs_streams_many_clauses_in_chunks(tmp_path):
 def test_write_failure_mid_way_leaves_no_file_and_no_temp_file(tmp_path, monkeypatch):
     real_lines = dimacs.dimacs_lines
 
-    def breaking(formula):
-        for count, line in enumerate(real_lines(formula)):
+    def breaking(formula, **options):
+        for count, line in enumerate(real_lines(formula, **options)):
             if count == 15_000:  # after the first 8192-line chunk reached the disk
                 raise RuntimeError("disk on fire")
             yield line
@@ -881,3 +881,33 @@ def test_answer_writers_refuse_a_model_with_a_zero():
     for text in (competition_text, minisat_result_text):
         with pytest.raises(ValueError, match="the model holds the literal 0"):
             text(SolverResult("SAT", [1, 0, -2]))
+
+
+def test_writers_refuse_a_declared_count_no_file_can_hold(tmp_path):
+    # the literals were checked, the declared count was not: `p cnf 2147483648 1` came out,
+    # which satkit's own reader refuses (review 19 #8)
+    with pytest.raises(ValueError, match="2147483648 variables declared, more than"):
+        dimacs_text(Formula(nvars=2**31, clauses=[[1]]))
+    assert dimacs_text(Formula(nvars=2**31 - 1, clauses=[[1]])).startswith("p cnf 2147483647 1")
+
+
+def test_convert_skips_the_literal_check_its_reader_made(tmp_path, monkeypatch):
+    # the check cost a sixth of a 1M-clause conversion (review 19 #4): formulas satkit's own
+    # readers made are written without it
+    import formats.assignment
+    import formats.dimacs
+    from satkit import main
+
+    def no_check(clauses):
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr(formats.dimacs, "checked_max_var", no_check)
+    monkeypatch.setattr(formats.assignment, "checked_max_var", no_check)
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 3 2\n1 -2 0\n3 0\n")
+    from click.testing import CliRunner
+
+    for target in ("dimacs", "assignment"):
+        out = tmp_path / f"out.{target}"
+        done = CliRunner().invoke(main, ["convert", str(source), "--to", target, "-o", str(out)])
+        assert done.exit_code == 0, done.output
