@@ -75,6 +75,10 @@ DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
 # ------------------------------------------------------------------------------ helpers
 
 
+_SAVED_TIMEOUTS = 10
+"""How many timed-out fuzz instances are saved and listed (the rest by seed only)."""
+
+
 def _solvers(_ctx: click.Context, _param: click.Parameter, values: Sequence[str]) -> list[str]:
     """``--solvers a,b --solvers c`` -> canonical names, each once; unknown or unavailable
     names are usage errors."""
@@ -599,12 +603,21 @@ def _fuzz(
         err=out_err,
     )
     _echo_lines(summary_lines(summary), err=out_err)
-    # a timeout fails nothing, but the formula behind a hang is worth having: each is saved
-    # (unshrunk: shrinking keeps failures only) and its line says where
-    for record in timeouts:
+    # a timeout fails nothing, but the formula behind a hang is worth having: the first
+    # are saved (unshrunk: shrinking keeps failures only) and their lines say where; a
+    # night of fuzzing with a short --timeout must not write a file per instance
+    for record in timeouts[:_SAVED_TIMEOUTS]:
         saved = save_timeout(record, options, out_dir)
         _echo(
             f"timeout: {record['instance']} ({record['why']}); saved: {' '.join(saved.files)}",
+            err=out_err,
+        )
+    if len(timeouts) > _SAVED_TIMEOUTS:
+        more = len(timeouts) - _SAVED_TIMEOUTS
+        _echo(
+            f"… and {more} more timeouts, not saved (seeds "
+            f"{', '.join(str(r['seed']) for r in timeouts[_SAVED_TIMEOUTS:][:20])}"
+            f"{', …' if more > 20 else ''}: --seed S --count 1 makes one again)",
             err=out_err,
         )
     _echo_lines(notice_lines(dataclasses.replace(summary, timed_out=[])), err=out_err)

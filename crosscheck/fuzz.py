@@ -71,7 +71,10 @@ _CNF_FAMILIES = {"cnfuzz": cnfuzz, "ksat": random_ksat, "edge": edge}
 
 
 def fuzz_instance(family: str, seed: int, max_vars: int = 200) -> Instance:
-    """The instance a family generates from ``seed`` (ValueError for an unknown family)."""
+    """The instance a family generates from ``seed`` (ValueError for an unknown family, or
+    a negative seed: `random.Random` takes its absolute value, so it would repeat one)."""
+    if seed < 0:
+        raise ValueError(f"a fuzz seed is 0 or more, not {seed} (-S would repeat S's formula)")
     if family == "maze":
         maze, encoding = random_maze(seed, max_vars)
         instance = maze_instance(maze, f"maze-{seed}", encoding=encoding, family="maze")
@@ -181,6 +184,9 @@ def _save_instance(
     files: list[str] = []
     regenerate = regenerate_command(family, seed, options, out_dir)
     comments = [f"seed {seed}", f"fuzz family {family}", printable(f"regenerate: {regenerate}")]
+    if family == "edge":  # which edge cases went in (the generator lists them)
+        made = _CNF_FAMILIES[family](seed, options.max_vars)
+        comments += [text for text in made.comments if text.startswith("edge")]
     original = Formula(nvars=instance.nvars, clauses=instance.clauses, comments=comments)
     maze_file = None
     if instance.maze is not None:

@@ -295,6 +295,28 @@ def test_fuzz_saves_each_instance_a_solver_timed_out_on(tmp_path):
     assert not list(out.glob("*.min.cnf"))  # nothing shrunk: a timeout is no failure
 
 
+def test_fuzz_saves_the_first_timeouts_and_names_the_rest_by_seed(tmp_path, monkeypatch):
+    # every timeout was saved and listed: a night of fuzzing with a short --timeout wrote a
+    # file per instance (review 19 #6)
+    import crosscheck.cli
+
+    monkeypatch.setattr(crosscheck.cli, "_SAVED_TIMEOUTS", 2)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main,
+        ["fuzz", "-n", "6", "--family", "cnfuzz", "--family", "maze", "--seed", "1",
+         "--max-vars", "30", "--solvers", "minisat22,test:gives-up", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("timeout: ")]) == 2
+    rest = [line for line in lines if line.startswith("… and ")]
+    assert rest == [
+        "… and 2 more timeouts, not saved (seeds 4, 5: --seed S --count 1 makes one again)"
+    ]
+    assert len(list(out.glob("*.cnf"))) == 2
+
+
 def test_a_failure_that_does_not_fail_again_is_said_so_and_not_claimed_to_reproduce(
     tmp_path, monkeypatch
 ):
@@ -415,7 +437,16 @@ def test_the_edge_family_finds_what_the_others_never_generate(tmp_path):
     assert lit == twice
     original = read_dimacs(str(out / f"edge-{seed}.cnf"))
     assert original.clauses == fuzz_instance("edge", seed, 30).clauses
+    # the saved file says which edge cases went in (review 19 #8)
+    edges = [text for text in original.comments if text.startswith("edge:")]
+    assert edges and any("twice" in text or "literal" in text for text in edges), edges
     regenerate = original.comments[2].removeprefix("regenerate: ")
     assert regenerate.startswith(f"satkit fuzz --family edge --seed {seed} --count 1 ")
     again = CliRunner().invoke(main, regenerate.split()[1:])
     assert again.exit_code == 1 and f"FAIL edge seed {seed}: " in again.stdout
+
+
+def test_the_library_refuses_a_negative_seed_as_the_command_does():
+    # fuzz_instance("cnfuzz", -7) was seed 7's formula (review 19 #8)
+    with pytest.raises(ValueError, match="0 or more"):
+        fuzz_instance("cnfuzz", -7)
