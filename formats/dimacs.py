@@ -586,6 +586,17 @@ def _text_blocks(data: bytes, block_size: int | None = None) -> Iterator[tuple[b
         start = stop
 
 
+def _text_bytes(text: str) -> bytes:
+    """``text`` as the bytes of a file: a lone surrogate that stands for a byte that is not
+    UTF-8 (how satkit's readers keep one) is that byte again, any other is kept as
+    surrogatepass would write it; either is then the reader's non-UTF-8 case, not a
+    UnicodeEncodeError."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 def parse_dimacs(text: str | bytes, name: str = "<string>", *, strict: bool = False) -> Formula:
     """Parse DIMACS CNF text into a Formula (see the module docstring for the rules).
 
@@ -593,7 +604,7 @@ def parse_dimacs(text: str | bytes, name: str = "<string>", *, strict: bool = Fa
     >>> f.nvars, f.clauses
     (3, [[1, -2], [2, 3]])
     """
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    data = _text_bytes(text) if isinstance(text, str) else text
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if lone_cr_line_ends(data, final=True):  # CR line ends: read as LF (see iter_byte_blocks)

@@ -911,3 +911,16 @@ def test_convert_skips_the_literal_check_its_reader_made(tmp_path, monkeypatch):
         out = tmp_path / f"out.{target}"
         done = CliRunner().invoke(main, ["convert", str(source), "--to", target, "-o", str(out)])
         assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize("text", ["c \udce9\np cnf 1 1\n1 0\n", "c \ud800\np cnf 1 1\n1 0\n"])
+def test_a_string_holding_a_lone_surrogate_is_the_non_utf8_case(text):
+    # text decoded by satkit's own readers keeps a bad byte as a lone surrogate:
+    # parse_dimacs(str) raised UnicodeEncodeError, not FormatError (audit 19-C #6 / review 19)
+    formula = parse_dimacs(text)
+    assert formula.clauses == [[1]]
+    assert [w.message for w in formula.warnings] == [
+        "comment is not UTF-8 text; undecodable bytes replaced"
+    ]
+    with pytest.raises(FormatError, match="comment is not UTF-8 text"):
+        parse_dimacs(text, strict=True)
