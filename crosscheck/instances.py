@@ -127,22 +127,38 @@ def _walk(top: str) -> list[str]:
         collected.append(exc.filename if exc.filename is not None else top)
 
     walked = {os.path.realpath(top)}
-    for folder, dirs, files in os.walk(top, onerror=unreadable, followlinks=True):
-        # linked folders are walked too (they were skipped without a word), each real
-        # folder once: a link back up would loop, and two links to one folder would
-        # check its instances twice
+    pending = [top]  # a stack, not os.walk: it recursed per level on Python 3.11, and a
+    while pending:  # folder 1,000 deep gave a RecursionError traceback
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = folder
+            unreadable(exc)
+            continue
+        dirs, files = [], []
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir()  # (follows links: linked folders are walked too)
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
+        collected.extend(
+            os.path.join(folder, f)
+            for f in sorted(files, key=natural_key)
+            if is_instance_file(f) and not _special(os.path.join(folder, f))
+        )
+        # each real folder once: a link back up would loop, and two links to one folder
+        # would check its instances twice
         kept = []
         for name in sorted(dirs, key=natural_key):
             real = os.path.realpath(os.path.join(folder, name))
             if real not in walked:
                 walked.add(real)
-                kept.append(name)
-        dirs[:] = kept
-        collected.extend(
-            os.path.join(folder, f)
-            for f in files
-            if is_instance_file(f) and not _special(os.path.join(folder, f))
-        )
+                kept.append(os.path.join(folder, name))
+        pending.extend(reversed(kept))  # depth first, in natural order, as os.walk went
     return collected
 
 
@@ -273,10 +289,11 @@ def _find_maze(
 
 def _mismatch(what: str, named: list[str], declared: list[str]) -> str | None:
     """Why the key's names differ from the maze's, or None when they are the same set."""
-    missing = [name for name in named if name not in set(declared)]
+    declared_set, named_set = set(declared), set(named)  # (once each: not per name)
+    missing = [name for name in named if name not in declared_set]
     if missing:
         return f"it has no {what} {missing[0]}"
-    extra = [name for name in declared if name not in set(named)]
+    extra = [name for name in declared if name not in named_set]
     if extra:
         return f"the CNF has no atoms for its {what} {extra[0]}"
     return None
