@@ -220,6 +220,11 @@ def encode_command(
         else:
             click.echo("interrupted: nothing written", err=True)
         sys.exit(130)
+    except MemoryError:  # a stream keeps what it got: say it is cut off (audit 19-H #3)
+        if output == "-" or written_in_place(output):
+            where = "the output on stdout" if output == "-" else output
+            fail(f"out of memory while writing: {where} is incomplete (try a smaller K)")
+        raise
     if _progress(quiet) and output != "-":
         click.echo(
             f"{output}: {cnf.clause_count} clauses over {cnf.nvars} variables "

@@ -1141,3 +1141,39 @@ def test_a_compressed_encode_is_not_refused_for_its_plain_size(tmp_path, monkeyp
     assert plain.exit_code == 1 and "of disk" in plain.stderr
     packed = run("encode", EXAMPLE, "-o", tmp_path / "out.txt.gz")
     assert packed.exit_code == 0 and (tmp_path / "out.txt.gz").exists()
+
+
+@pytest.mark.parametrize("form", ["names", "node-time"])
+def test_the_key_is_written_in_pieces_with_the_same_text(monkeypatch, form):
+    # the key was held whole as text, twice over, after the clauses had streamed: a pipe's
+    # 235 MB output peaked at 514 MB (audit 19-H #3)
+    import maze.cnf
+    from maze.cnf import encode
+    from maze.parser import read_maze
+
+    cnf = encode(read_maze(str(EXAMPLE)))
+    whole = cnf.key_text(form)
+    monkeypatch.setattr(maze.cnf, "_CHUNK", 7)
+    pieces = list(cnf.key_pieces(form))
+    assert "".join(pieces) == whole and len(pieces) > 1
+    assert all(piece.count("\n") <= 7 for piece in pieces)
+    if form == "names":
+        assert whole == "".join(f"{n} {name}\n" for n, name in enumerate(cnf.name_list(), 1))
+
+
+def test_out_of_memory_while_streaming_says_the_output_is_incomplete(monkeypatch):
+    # it said only "out of memory", and the cut-off stream (every clause, then `0`) reads as
+    # a whole DP input with an empty key (audit 19-H #3)
+    from maze.cnf import MazeCNF
+
+    def short_of_memory(self, form="names"):
+        yield "1 At(START,0)\n"
+        raise MemoryError
+
+    monkeypatch.setattr(MazeCNF, "key_pieces", short_of_memory)
+    result = CliRunner().invoke(main, ["maze", "encode", str(EXAMPLE)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: out of memory while writing: the output on stdout is incomplete "
+        "(try a smaller K)\n"
+    )
