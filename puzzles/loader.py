@@ -222,20 +222,22 @@ class _Builder:
         return categories
 
     def check_qualified_names(self, categories: list[tuple[str, list[str]]]) -> None:
-        """Refuse value names that would make ``Category:Value`` ambiguous: a value that
-        begins with a category's name and a colon (``Pet:Dog`` would name it and Pet's
-        ``Dog`` alike), or two values that qualify to the same spelling."""
+        """Refuse value names that would make ``Category:Value`` ambiguous: a value spelled
+        as another value's qualified name (``Pet:Dog`` beside Pet's ``Dog``: the spelling
+        would name both), or two values that qualify to the same spelling. A value that only
+        begins with a category's name and a colon (``Room:1`` where Room has no ``1``)
+        names one thing and is kept."""
         spelled: dict[str, str] = {}
         for category, values in categories:
             for index, value in enumerate(values):
                 path = ("categories", category, index)
-                for other, _values in categories:
-                    if value.startswith(other + ":"):
+                for other, other_values in categories:
+                    prefix = other + ":"
+                    if value.startswith(prefix) and value[len(prefix) :] in other_values:
                         raise self.error(
                             path,
-                            f"category {category!r}: value {value!r} begins with"
-                            f" {other + ':'!r}, the way a value of {other} is named;"
-                            " rename the value",
+                            f"category {category!r}: value {value!r} is also how {other}'s"
+                            f" {value[len(prefix):]!r} is named; rename the value",
                         )
                 name = f"{category}:{value}"
                 if name in spelled:

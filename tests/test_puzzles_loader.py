@@ -185,13 +185,13 @@ def test_new_hint_kinds_errors_name_the_line(old: str, new: str, message: str, w
     [
         (  # "Pet:Dog" named Pet's "Dog" and "Pet:Dog" alike, and "Pet:Pet:Dog" was suggested
             'Pet = ["Dog", "Pet:Dog", "Cat"]\nToy = ["Dog", "Ball", "Kite"]',
-            "c.toml:3: category 'Pet': value 'Pet:Dog' begins with 'Pet:', the way a value of"
-            " Pet is named; rename the value",
+            "c.toml:3: category 'Pet': value 'Pet:Dog' is also how Pet's 'Dog' is named;"
+            " rename the value",
         ),
         (
             'Pet = ["Dog", "Emu", "Cat"]\nToy = ["Pet:Dog", "Ball", "Kite"]',
-            "c.toml:4: category 'Toy': value 'Pet:Dog' begins with 'Pet:', the way a value of"
-            " Pet is named; rename the value",
+            "c.toml:4: category 'Toy': value 'Pet:Dog' is also how Pet's 'Dog' is named;"
+            " rename the value",
         ),
         (
             '"A:B" = ["x", "y", "z"]\nA = ["w", "B:x", "v"]',
@@ -737,3 +737,14 @@ def test_toml_is_read_as_toml_1_0_on_every_python(document):
         pytest.skip("Python 3.15's tomllib reads TOML 1.1 (README says so)")
     with pytest.raises(loader.tomllib.TOMLDecodeError):
         loader.tomllib.loads(document)
+
+
+def test_a_value_that_only_begins_with_a_category_name_is_kept() -> None:
+    # review 19b #2: "Room:1" in category Room (which has no value "1") names one thing, and
+    # the first refusal rule took it all the same
+    text = (
+        'title = "rooms"\n[categories]\nRoom = ["Room:1", "Room:2"]\nName = ["Ann", "Bob"]\n'
+        '[[hints]]\nsame_house = ["Room:1", "Bob"]\n'
+    )
+    puzzle = parse_puzzle(text, "r.toml")
+    assert puzzle.categories[0][1] == ["Room:1", "Room:2"]
