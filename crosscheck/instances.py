@@ -128,7 +128,16 @@ def _walk(top: str) -> list[str]:
 
     walked = {os.path.realpath(top)}
     pending = [top]  # a stack, not os.walk: it recursed per level on Python 3.11, and a
-    while pending:  # folder 1,000 deep gave a RecursionError traceback
+    # folder 1,000 deep gave a RecursionError traceback
+    deferred: list[str] = []  # linked folders, walked after every real one: a folder
+    while pending or deferred:  # reached both ways is named by its real place
+        if not pending:
+            link = deferred.pop(0)
+            real = os.path.realpath(link)
+            if real not in walked:
+                walked.add(real)
+                pending.append(link)
+            continue
         folder = pending.pop()
         try:
             with os.scandir(folder) as entries:
@@ -154,10 +163,14 @@ def _walk(top: str) -> list[str]:
         # would check its instances twice
         kept = []
         for name in sorted(dirs, key=natural_key):
-            real = os.path.realpath(os.path.join(folder, name))
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                deferred.append(path)
+                continue
+            real = os.path.realpath(path)
             if real not in walked:
                 walked.add(real)
-                kept.append(os.path.join(folder, name))
+                kept.append(path)
         pending.extend(reversed(kept))  # depth first, in natural order, as os.walk went
     return collected
 

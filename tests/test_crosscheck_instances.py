@@ -83,6 +83,15 @@ def test_discover_walks_linked_folders_once_each(tmp_path):
     assert rel == ["again/x-1.cnf", "own.cnf"]
 
 
+def test_a_folder_reached_through_a_link_and_directly_is_named_by_its_real_place(tmp_path):
+    # `bench/current -> uf20` sorted first, so records and FAIL lines said current/…
+    # (review 19b #1)
+    write(tmp_path / "bench" / "uf20" / "uf20-1.cnf", "p cnf 1 1\n1 0\n")
+    (tmp_path / "bench" / "current").symlink_to(tmp_path / "bench" / "uf20")
+    found = discover([str(tmp_path / "bench")])
+    assert [os.path.relpath(p, tmp_path / "bench") for p in found] == ["uf20/uf20-1.cnf"]
+
+
 def test_discover_walks_a_folder_nested_deeper_than_the_recursion_limit(tmp_path):
     # os.walk recursed per level on Python 3.11: 1,000 levels gave a RecursionError
     # traceback (audit 19-H #2)
@@ -90,17 +99,30 @@ def test_discover_walks_a_folder_nested_deeper_than_the_recursion_limit(tmp_path
 
     folder = tmp_path / "deep"
     folder.mkdir()
+    depth = sys.getrecursionlimit() + 50
     cwd = os.getcwd()
     os.chdir(folder)  # (building the path one level at a time stays short)
     try:
-        for _ in range(sys.getrecursionlimit() + 50):
+        for _ in range(depth):
             os.mkdir("d")
             os.chdir("d")
         write(Path("x.cnf"), "p cnf 1 1\n1 0\n")
     finally:
         os.chdir(cwd)
-    (found,) = discover([str(folder)])
-    assert found.endswith("/d/x.cnf")
+    try:
+        (found,) = discover([str(folder)])
+        assert found.endswith("/d/x.cnf")
+    finally:  # shutil.rmtree recurses per level on 3.11 too: pytest could not clean this up
+        os.chdir(folder)
+        try:
+            for _ in range(depth):
+                os.chdir("d")
+            os.remove("x.cnf")
+            for _ in range(depth):
+                os.chdir("..")
+                os.rmdir("d")
+        finally:
+            os.chdir(cwd)
 
 
 def test_maze_matching_is_linear_in_the_maze_s_nodes():
