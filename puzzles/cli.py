@@ -231,8 +231,8 @@ def _answer_line(result: PuzzleResult) -> str | None:
             f"{answer.asked} Not determined: {answer.value} (house {answer.house}) above,"
             f" {other.value} (house {other.house}) in the other solution below."
         )
-    if result.answer_determined and result.unique is False:
-        return f"{answer.asked} {answer.value}, in house {answer.house} (in every solution)."
+    if result.answer_determined and result.unique is False:  # (its house may differ)
+        return f"{answer.asked} {answer.value} (in every solution)."
     return answer.sentence()
 
 

@@ -88,18 +88,21 @@ class Solution:
             where=self.puzzle.value_name(question.where),
         )
 
-    def answer_blocking_clause(self) -> list[int]:
-        """A clause that every solution answering the question otherwise satisfies and this
-        one falsifies: not (the questioned item and this answer's value in this house).
+    def answer_blocking_clauses(self) -> list[list[int]]:
+        """Clauses that every solution answering the question with another value satisfies
+        and this one falsifies: in no house are the questioned item and this answer's value
+        together (a solution that only moves them to another house answers the same).
         Empty when the puzzle asks no question."""
         question = self.puzzle.question
         if question is None:
             return []
-        house = self.house_of(question.where)
-        value = self.grid[question.find][house - 1]
-        here = self.puzzle.at(question.where, house)
-        answer = self.puzzle.var(question.find, house, value)
-        return [-here] if here == answer else [-here, -answer]
+        value = self.grid[question.find][self.house_of(question.where) - 1]
+        clauses = []
+        for house in range(1, len(self.grid[question.find]) + 1):
+            here = self.puzzle.at(question.where, house)
+            answer = self.puzzle.var(question.find, house, value)
+            clauses.append([-here] if here == answer else [-here, -answer])
+        return clauses
 
     def violated_hints(self) -> list[Hint]:
         """The hints this table breaks, checked on the table itself (not on the CNF)."""

@@ -5,7 +5,7 @@ solution found and solve again; the puzzle is well posed exactly when that
 second solve is unsatisfiable. When it is not and the puzzle asks a question,
 the check also decides whether the answer is determined: unless the second
 solution already answers otherwise, it blocks the answer (the questioned item
-and the answer's value in the answer's house) and solves once more.
+and the answer's value together, in any house) and solves once more.
 
 The solver is `dpll.Solver` unless a factory is given (any object with PySAT's
 ``solve``/``get_model``/``add_clause``/``accum_stats``/``delete`` will do).
@@ -32,8 +32,9 @@ class PuzzleResult:
       or there is no solution); ``other`` is a second solution when not unique,
       one that answers the question otherwise whenever such a solution exists;
     - ``answer_determined``: True when every solution gives the question the same
-      answer (the same value, in the same house), False when ``other`` answers
-      otherwise, None when the check was not run, there is no solution or no question;
+      answer (the same value: the question asks for a value; its house may differ), False
+      when ``other`` answers otherwise, None when the check was not run, there is no
+      solution or no question;
     - ``stats``: the solver's counters for the first solve only;
       ``check_stats``: those the uniqueness check added.
     """
@@ -67,7 +68,7 @@ def _counters(solver: Any) -> dict[str, int]:
 def _same_answer(first: Solution, second: Solution) -> bool:
     one, two = first.answer(), second.answer()
     assert one is not None and two is not None
-    return (one.value, one.house) == (two.value, two.house)
+    return one.value == two.value
 
 
 def solve_puzzle(
@@ -99,7 +100,8 @@ def solve_puzzle(
             determined = other is None
             if other is not None and _same_answer(solution, other):
                 # a second solution with the same answer: does any answer otherwise?
-                solver.add_clause(solution.answer_blocking_clause())
+                for clause in solution.answer_blocking_clauses():
+                    solver.add_clause(clause)
                 if solver.solve():
                     other = decode(puzzle, solver.get_model())
                 else:

@@ -248,3 +248,17 @@ def test_seed_heuristics_split_counts() -> None:
     assert two_clause_median * 3 < random_median, splits
     assert 350 <= random_median <= 1400, splits
     assert 80 <= two_clause_median <= 220, splits
+
+
+def test_the_same_answer_in_another_house_is_the_same_answer() -> None:
+    # review 19b #3: "Who owns the cat?" is Ann in every solution, in house 1 or 2; it was
+    # "Not determined: Ann (house 1) above, Ann (house 2) …"
+    ann, cat = Item(0, 0), Item(1, 0)
+    puzzle = Puzzle(
+        "moving",
+        [("Name", ["Ann", "Bob"]), ("Pet", ["Cat", "Dog"])],
+        [Hint("same_house", ann, cat)],
+        Question("Who owns the cat?", 0, cat),
+    )
+    result = solve_puzzle(puzzle, minisat)
+    assert (result.unique, result.answer_determined) == (False, True)
