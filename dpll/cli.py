@@ -29,7 +29,7 @@ from formats.cli import (
     report_errors,
     signal_raises,
 )
-from formats.detect import read_dimacs_or_dp
+from formats.detect import named_dimacs, read_dimacs_or_dp
 from formats.formula import Formula
 from formats.memory import available_memory
 from formats.results import SolverResult, competition_text, minisat_result_text
@@ -266,6 +266,12 @@ def solve(
         )
     if result_path is not None and is_stdout(result_path):
         raise click.UsageError(f"RESULT {result_path} would mix MiniSat's answer with ours")
+    if result_path is not None and named_dimacs(result_path) and os.path.exists(result_path):
+        # `satkit solve *.cnf` matching two files must not overwrite the second one
+        raise click.UsageError(
+            f"RESULT {result_path} is an existing CNF file, not overwritten with MiniSat's "
+            "result (solve takes one FILE; a second name is the result file)"
+        )
     if proof_path is not None and result_path is not None and _same_output(proof_path, result_path):
         raise click.UsageError("--proof and RESULT name the same file")
     for output in (proof_path, result_path):

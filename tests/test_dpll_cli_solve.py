@@ -531,8 +531,15 @@ def test_a_second_file_gets_minisats_result(tmp_path: Path) -> None:
     assert run([str(sat), "-"]).exit_code == 2
     assert run([str(unsat), str(out), "--proof", str(out)]).exit_code == 2
     same = run([str(sat), str(sat)])
-    assert same.exit_code == 1 and "input" in same.stderr
+    assert same.exit_code == 2 and "existing CNF file" in same.stderr
     assert sat.read_text() == "p cnf 3 2\n1 2 0\n-1 3 0\n"
+    # `satkit solve *.cnf` matching two files must not overwrite the second
+    second = run([str(sat), str(unsat)])
+    assert second.exit_code == 2 and "existing CNF file" in second.stderr
+    assert unsat.read_text() == "p cnf 1 2\n1 0\n-1 0\n"
+    dp_named = write(tmp_path, "dp.txt", "1 2\n0\n")
+    same_txt = run([str(dp_named), str(dp_named)])
+    assert same_txt.exit_code == 1 and "input" in same_txt.stderr
 
 
 def test_a_stop_while_the_answer_is_printed_says_the_output_is_cut_off(
