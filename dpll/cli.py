@@ -249,8 +249,6 @@ def solve(
     RESULT, as MiniSat's second file, gets SAT and the model, UNSAT or INDET.
     """
     started = time.monotonic()
-    if input_path == "-" and show_stats and _typed_at_a_terminal():
-        click.echo("reading DIMACS from standard input (Ctrl-D ends it)", err=True)
     if heuristic is not None:
         allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS
         if heuristic not in allowed:
@@ -277,6 +275,8 @@ def solve(
     for output in (proof_path, result_path):
         if output is not None:
             check_output(output, inputs=[input_path])  # now, not after an hour's solve
+    if input_path == "-" and show_stats and _typed_at_a_terminal():  # (after the checks)
+        click.echo("reading DIMACS from standard input (Ctrl-D ends it)", err=True)
 
     gave_up: str | None = None
     answer: bool | None = None
@@ -318,15 +318,21 @@ def solve(
                 done = " not written" if unwritten else ""
                 comments.append(f"proof ({kind}){done}: {proof_path}")
             result = SolverResult("UNSAT", comments=comments)
+    writing_result = False
     try:
         click.echo(competition_text(result), nl=False)
         if result_path is not None:  # after the answer: a full disk here loses only RESULT
+            writing_result = True
             with atomic_output(result_path, inputs=[input_path]) as out:
                 out.write(minisat_result_text(result))
+            writing_result = False
         if unwritten is not None:
             raise unwritten  # one error line naming the proof file, exit 1: asked, and missing
         answered(_EXIT_CODES[result.status])
-    except KeyboardInterrupt:  # the answer is being printed (a slow reader): say it is cut off
+    except KeyboardInterrupt:
+        if writing_result:  # (the answer is whole: only RESULT is missing)
+            fail(f"interrupted while writing {result_path}: it is not written", EXIT_INTERRUPTED)
+        # the answer is being printed (a slow reader): say it is cut off
         fail("interrupted while printing the answer: standard output is cut off", EXIT_INTERRUPTED)
 
 

@@ -584,3 +584,32 @@ def test_a_formula_typed_at_a_terminal_gets_one_hint_line(
     assert result.stderr.startswith("reading DIMACS from standard input (Ctrl-D ends it)\n")
     quiet = CliRunner().invoke(main, ["solve", "-q"], input="p cnf 1 1\n1 0\n")
     assert quiet.stderr == ""
+
+
+def test_a_stop_while_the_result_file_is_written_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the answer was whole, yet the message said stdout was cut off (review 19c #1)
+    import dpll.cli
+
+    def stopped(result):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dpll.cli, "minisat_result_text", stopped)
+    sat = write(tmp_path, "sat.cnf", "p cnf 1 1\n1 0\n")
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["solve", "-q", str(sat), str(out)])
+    assert result.exit_code == 130 and result.stdout == "s SATISFIABLE\nv 1 0\n"
+    assert result.stderr == f"error: interrupted while writing {out}: it is not written\n"
+    assert not out.exists()
+
+
+def test_the_stdin_hint_comes_after_the_usage_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a usage error that means stdin is never read was preceded by the hint (review 19c #2)
+    import dpll.cli
+
+    monkeypatch.setattr(dpll.cli, "_typed_at_a_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["solve", "--mode", "cdcl", "--heuristic", "jw"])
+    assert result.exit_code == 2 and "reading DIMACS" not in result.stderr
