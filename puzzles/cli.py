@@ -117,6 +117,7 @@ def solve_command(file: str, **options: Any) -> None:
       left_of = [A, B]            A's house is immediately left of B's
       somewhere_left_of = [A, B]  A's house is left of B's, at any distance
       fact = [house, A]           A is in that house
+      not_fact = [house, A]       A is not in that house
 
     For "right of", swap the pair. Exit 10 when solved, 20 when the hints
     contradict each other, 1 for a bad file.

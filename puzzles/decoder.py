@@ -114,6 +114,8 @@ def hint_holds(solution: Solution, hint: Hint) -> bool:
     first = solution.house_of(hint.a)
     if hint.kind == "fact":
         return first == hint.house
+    if hint.kind == "not_fact":
+        return first != hint.house
     assert hint.b is not None
     second = solution.house_of(hint.b)
     if hint.kind == "same_house":

@@ -26,7 +26,8 @@ The hint kinds (houses are numbered 1..N from left to right):
 - ``next_to = [A, B]``: A's and B's houses are neighbours (either side);
 - ``left_of = [A, B]``: A's house is *immediately* left of B's (B's is A's + 1);
 - ``somewhere_left_of = [A, B]``: A's house is left of B's, at any distance;
-- ``fact = [house, A]``: A is in that house (a number from 1 to N).
+- ``fact = [house, A]``: A is in that house (a number from 1 to N);
+- ``not_fact = [house, A]``: A is not in that house.
 
 A value is named by itself (``"Red"``) when no other category has a value of
 that name, else as ``"Category:Value"``; so a value may not begin with a
@@ -50,7 +51,7 @@ from formats.dimacs import holds_line_break
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
 from puzzles.sourcemap import SourceMap, TomlSourceMap, count, decode_json, written
-from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question
+from puzzles.zebra import HINT_KINDS, HOUSE_KINDS, Hint, Item, Puzzle, Question
 
 try:
     import tomllib
@@ -327,18 +328,18 @@ class _Builder:
         args = table[kind]
         where = (*path, kind)
         if not isinstance(args, list) or len(args) != 2:
-            shape = "[house, value]" if kind == "fact" else "[value, value]"
+            shape = "[house, value]" if kind in HOUSE_KINDS else "[value, value]"
             raise self.error(where, f"hint {number}: {kind} takes a pair {shape}")
-        if kind == "fact":
+        if kind in HOUSE_KINDS:
             house = args[0]
             count = len(self.categories[0][1])
             if isinstance(house, bool) or not isinstance(house, int):
-                raise self.error((*where, 0), f"hint {number}: fact's house must be a number")
+                raise self.error((*where, 0), f"hint {number}: {kind}'s house must be a number")
             if not 1 <= house <= count:
                 raise self.error(
                     (*where, 0), f"hint {number}: house {house} is not between 1 and {count}"
                 )
-            return Hint("fact", self.resolve(args[1], (*where, 1)), house=house, text=text)
+            return Hint(kind, self.resolve(args[1], (*where, 1)), house=house, text=text)
         a = self.resolve(args[0], (*where, 0))
         b = self.resolve(args[1], (*where, 1))
         if a == b:

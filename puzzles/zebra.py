@@ -9,6 +9,7 @@ one house. Hints relate values:
 - ``next_to(A, B)``    — A's house and B's house are neighbours (|hA − hB| = 1);
 - ``left_of(A, B)``    — A's house is *immediately* left of B's (hB = hA + 1);
 - ``fact(h, A)``       — A belongs to house h;
+- ``not_fact(h, A)``   — A does not belong to house h;
 - ``not_same_house(A, B)``    — A and B belong to different houses (hA ≠ hB);
 - ``somewhere_left_of(A, B)`` — A's house is left of B's, at any distance (hA < hB).
 
@@ -52,7 +53,11 @@ from formats.dimacs import holds_line_break
 from formats.formula import Formula
 from puzzles.sourcemap import count
 
-HINT_KINDS = ("same_house", "next_to", "left_of", "fact", "not_same_house", "somewhere_left_of")
+HINT_KINDS = (
+    "same_house", "next_to", "left_of", "fact", "not_same_house", "somewhere_left_of", "not_fact"
+)
+HOUSE_KINDS = ("fact", "not_fact")
+"""The kinds that name a house and one value (``[house, A]``); the others name two values."""
 """The hint kinds a puzzle may use, in the spelling of the data files."""
 
 
@@ -181,10 +186,10 @@ def check_hint(puzzle: Puzzle, hint: Hint) -> None:
     if hint.kind not in HINT_KINDS:
         raise ValueError(f"unknown hint kind {hint.kind!r} (known: {', '.join(HINT_KINDS)})")
     _check_item(puzzle, hint.a)
-    if hint.kind == "fact":
+    if hint.kind in HOUSE_KINDS:
         n = len(puzzle.categories[0][1])
         if hint.house is None or not 1 <= hint.house <= n:
-            raise ValueError(f"fact: house {hint.house} is not between 1 and {n}")
+            raise ValueError(f"{hint.kind}: house {hint.house} is not between 1 and {n}")
         return
     if hint.b is None:
         raise ValueError(f"{hint.kind} needs two values")
@@ -306,11 +311,19 @@ def fact_clauses(puzzle: Puzzle, house: int, a: Item) -> Iterator[list[int]]:
     yield [puzzle.at(a, house)]
 
 
+def not_fact_clauses(puzzle: Puzzle, house: int, a: Item) -> Iterator[list[int]]:
+    """A is not in house ``house``: the unit clause ``¬A@house``."""
+    yield [-puzzle.at(a, house)]
+
+
 def hint_clauses(puzzle: Puzzle, hint: Hint) -> Iterator[list[int]]:
     """The clauses of one hint (dispatch on its kind)."""
     if hint.kind == "fact":
         assert hint.house is not None
         return fact_clauses(puzzle, hint.house, hint.a)
+    if hint.kind == "not_fact":
+        assert hint.house is not None
+        return not_fact_clauses(puzzle, hint.house, hint.a)
     assert hint.b is not None
     if hint.kind == "same_house":
         return same_house_clauses(puzzle, hint.a, hint.b)
@@ -327,8 +340,8 @@ def hint_clauses(puzzle: Puzzle, hint: Hint) -> Iterator[list[int]]:
 
 def hint_label(puzzle: Puzzle, hint: Hint) -> str:
     """A short description of a hint: ``same_house(Nationality:Brit, Color:Red)``."""
-    if hint.kind == "fact":
-        return f"fact({hint.house}, {puzzle.item_name(hint.a)})"
+    if hint.kind in HOUSE_KINDS:
+        return f"{hint.kind}({hint.house}, {puzzle.item_name(hint.a)})"
     assert hint.b is not None
     return f"{hint.kind}({puzzle.item_name(hint.a)}, {puzzle.item_name(hint.b)})"
 

@@ -14,7 +14,7 @@ import puzzles.loader as loader
 from formats.errors import FormatError
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle, parse_puzzle
-from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question, encode
+from puzzles.zebra import HINT_KINDS, HOUSE_KINDS, Hint, Item, Puzzle, Question, encode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 EINSTEIN_TOML = (DATA / "einstein.toml").read_text()
@@ -622,7 +622,9 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
     relation = relation.filter(lambda t: t[1] != t[2]).map(
         lambda t: Hint(t[0], t[1], t[2], text=t[3])
     )
-    fact = st.builds(lambda a, h: Hint("fact", a, house=h), item, st.integers(1, n))
+    fact = st.builds(
+        lambda k, a, h: Hint(k, a, house=h), st.sampled_from(HOUSE_KINDS), item, st.integers(1, n)
+    )
     hints = draw(st.lists(st.one_of(relation, fact), max_size=5))
     question = draw(st.none() | st.builds(Question, NAME, st.integers(0, len(names) - 1), item))
     return Puzzle(draw(NAME), categories, hints, question, draw(st.text(NAME_CHARS, max_size=20)))
@@ -637,7 +639,7 @@ def nameable(puzzle: Puzzle) -> bool:
     return len(spelled) == len(values) and not any(v.startswith(prefixes) for _n, v in values)
 
 
-RELATIONS = [kind for kind in HINT_KINDS if kind != "fact"]
+RELATIONS = [kind for kind in HINT_KINDS if kind not in HOUSE_KINDS]
 
 
 def ref(puzzle: Puzzle, item: Item) -> str:
@@ -658,7 +660,7 @@ def to_document(puzzle: Puzzle) -> dict:
             "where": ref(puzzle, puzzle.question.where),
         }
     for hint in puzzle.hints:
-        if hint.kind == "fact":
+        if hint.kind in HOUSE_KINDS:
             args = [hint.house, ref(puzzle, hint.a)]
         else:
             args = [ref(puzzle, hint.a), ref(puzzle, hint.b)]
@@ -697,7 +699,7 @@ def test_round_trip_through_toml_and_json(puzzle: Puzzle) -> None:
 def test_an_unknown_name_in_any_hint_points_at_its_line(
     puzzle: Puzzle, data: st.DataObject
 ) -> None:
-    relations = [i for i, hint in enumerate(puzzle.hints) if hint.kind != "fact"]
+    relations = [i for i, hint in enumerate(puzzle.hints) if hint.kind not in HOUSE_KINDS]
     if not relations:
         return
     index = data.draw(st.sampled_from(relations))
@@ -748,3 +750,16 @@ def test_a_value_that_only_begins_with_a_category_name_is_kept() -> None:
     )
     puzzle = parse_puzzle(text, "r.toml")
     assert puzzle.categories[0][1] == ["Room:1", "Room:2"]
+
+
+def test_not_fact_loads_from_toml_and_json_with_its_checks() -> None:
+    toml = '[categories]\nName = ["Ann", "Bob"]\n[[hints]]\nnot_fact = [1, "Ann"]\n'
+    (hint,) = parse_puzzle(toml, "n.toml").hints
+    assert (hint.kind, hint.a, hint.house) == ("not_fact", Item(0, 0), 1)
+    document = {"categories": {"Name": ["Ann", "Bob"]}, "hints": [{"not_fact": [2, "Bob"]}]}
+    (hint,) = parse_puzzle(json.dumps(document), "n.json", kind="json").hints
+    assert (hint.kind, hint.a, hint.house) == ("not_fact", Item(0, 1), 2)
+    with pytest.raises(FormatError, match=r"n\.toml:4: hint 1: house 3 is not between 1 and 2"):
+        parse_puzzle(toml.replace("[1,", "[3,"), "n.toml")
+    with pytest.raises(FormatError, match="not_fact's house must be a number"):
+        parse_puzzle(toml.replace("[1,", '["1",'), "n.toml")

@@ -15,7 +15,16 @@ from pysat.solvers import Minisat22
 from puzzles.decoder import decode, hint_holds
 from puzzles.einstein import einstein_puzzle
 from puzzles.solve import solve_puzzle
-from puzzles.zebra import HINT_KINDS, Hint, Item, Puzzle, Question, encode, hint_label
+from puzzles.zebra import (
+    HINT_KINDS,
+    HOUSE_KINDS,
+    Hint,
+    Item,
+    Puzzle,
+    Question,
+    encode,
+    hint_label,
+)
 
 SEED_DATA = (
     Path(__file__).resolve().parents[1].parent / "shared" / "seeds-data" / "kompy99__SATSolver"
@@ -141,7 +150,7 @@ def brute_force(puzzle: Puzzle) -> set[tuple[tuple[int, ...], ...]]:
     return found
 
 
-RELATIONS = [kind for kind in HINT_KINDS if kind != "fact"]
+RELATIONS = [kind for kind in HINT_KINDS if kind not in HOUSE_KINDS]
 NEW_KINDS = ["not_same_house", "somewhere_left_of"]
 
 
@@ -161,7 +170,9 @@ def small_puzzles(draw: st.DrawFn, must_use: list[str] | None = None) -> Puzzle:
             .map(lambda t: Hint(t[0], t[1], t[2]))
         )
 
-    fact = st.builds(lambda a, h: Hint("fact", a, house=h), item, st.integers(1, n))
+    fact = st.builds(
+        lambda k, a, h: Hint(k, a, house=h), st.sampled_from(HOUSE_KINDS), item, st.integers(1, n)
+    )
     hints = draw(st.lists(st.one_of(relations(RELATIONS), fact), max_size=4))
     if must_use and n > 1:
         hints.insert(draw(st.integers(0, len(hints))), draw(relations(must_use)))
@@ -243,3 +254,15 @@ def test_new_hint_kinds_mean_what_they_say() -> None:
     groups = encode(strict).groups
     assert (groups[-1].label, groups[-1].count) == ("somewhere_left_of(Owner:Ann, Pet:Emu)", 6)
     assert encode(apart).groups[-1].count == 3
+
+
+def test_not_fact_means_not_in_that_house() -> None:
+    # "the Norwegian does not live in house 3" could not be written (audit 19-G #2, left at
+    # first): not_fact bans one house with one unit clause
+    owners = ("Owner", ["Ann", "Bob", "Cy"])
+    ann = Item(0, 0)
+    puzzle = Puzzle("not", [owners], [Hint("not_fact", ann, house=2)])
+    tables = all_models(puzzle)
+    assert len(tables) == 4 and all(grid[0].index(0) != 1 for grid in tables)
+    assert encode(puzzle).groups[-1].count == 1
+    assert hint_label(puzzle, puzzle.hints[0]) == "not_fact(2, Owner:Ann)"
