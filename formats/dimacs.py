@@ -36,7 +36,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 
-from formats.errors import FormatError, FormatWarning, quoted
+from formats.errors import FormatError, FormatWarning, count, quoted
 from formats.formula import MAX_VARIABLES as MAX_VARIABLES
 from formats.formula import Formula, checked_max_var
 from formats.streams import (
@@ -392,7 +392,7 @@ class _Reader:
                     raise self.error(first_line + offset, beyond_max_message("literal", token))
                 if magnitude > bound:
                     shown = literal_for_message(token)
-                    message = f"literal {shown} exceeds the declared {counted(bound, 'variable')}"
+                    message = f"literal {shown} exceeds the declared {count(bound, 'variable')}"
                     raise self.error(first_line + offset, message)
         raise self.error(first_line, f"a literal exceeds the largest variable number {bound}")
 
@@ -482,7 +482,7 @@ class _Reader:
         self.header_line = line
         if self.strict and self.max_var > self.declared_vars:
             raise self.error(
-                line, f"header declares {counted(self.declared_vars, 'variable')} but literals go "
+                line, f"header declares {count(self.declared_vars, 'variable')} but literals go "
                 f"up to {self.max_var}"
             )
 
@@ -498,13 +498,13 @@ class _Reader:
             raise self.error(last_line, "empty input: no 'p cnf' header and no clauses")
         declared = self.declared_vars or 0
         if self.declared_vars is not None and self.max_var > declared:
-            declares = f"header declares {counted(declared, 'variable')}"
+            declares = f"header declares {count(declared, 'variable')}"
             message = f"{declares} but literals go up to {self.max_var}"
             self.warn(self.header_line, message)
         if self.declared_clauses is not None and len(formula.clauses) != self.declared_clauses:
             self.complain(
                 self.header_line,
-                f"header declares {counted(self.declared_clauses, 'clause')} "
+                f"header declares {count(self.declared_clauses, 'clause')} "
                 f"but the file has {len(formula.clauses)}",
             )
         formula.nvars = max(declared, self.max_var)
@@ -667,11 +667,6 @@ def clause_line(path: str | os.PathLike[str], index: int) -> int | None:
     except FormatError:
         return None
     return None
-
-
-def counted(number: int, word: str) -> str:
-    """``1 clause``, ``2 clauses``: a count with its noun in the right number."""
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def format_clause(clause: Sequence[int]) -> str:

@@ -5,6 +5,12 @@ from __future__ import annotations
 import errno
 
 
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 house``, ``2 houses``, ``0 guards``: a number and its noun in the right number
+    (``plural`` when it is not the noun and an s: ``count(2, "category", "categories")``)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def quoted(text: str, limit: int = 60) -> str:
     """What a message shows of a piece of input: ``repr(text)``, cut after ``limit``
     characters (a whole formula on one line must not become one line of error).

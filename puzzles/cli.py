@@ -17,13 +17,12 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
 from formats.cli import PATH, PATH_OR_DASH, fail, leave, one_stdin, report_errors
 from formats.dimacs import write_dimacs
-from formats.errors import FormatError
+from formats.errors import FormatError, count
 from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle
 from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
-from puzzles.sourcemap import count
 from puzzles.zebra import Puzzle, encode
 
 if TYPE_CHECKING:  # the Hitman modules (and pysat.card) load only for `puzzle hitman`
@@ -186,16 +185,13 @@ def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
     return f"{what} ({how})"
 
 
-_count = count  # ``1 hint``, ``2 hints``
-
-
 def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -> str:
     formula = result.encoding.formula
     lines = [
-        f"{puzzle.title}: {_count(puzzle.houses, 'house')},"
-        f" {_count(len(puzzle.categories), 'category', 'categories')},"
-        f" {_count(len(puzzle.hints), 'hint')} ({_count(formula.nvars, 'variable')},"
-        f" {_count(len(formula.clauses), 'clause')})",
+        f"{puzzle.title}: {count(puzzle.houses, 'house')},"
+        f" {count(len(puzzle.categories), 'category', 'categories')},"
+        f" {count(len(puzzle.hints), 'hint')} ({count(formula.nvars, 'variable')},"
+        f" {count(len(formula.clauses), 'clause')})",
         "",
     ]
     if result.solution is None:
@@ -425,8 +421,8 @@ def _hitman_legend() -> str:
 
 def _world_line(world: HitmanMap) -> str:
     return (
-        f"{world.name}: {world.n} wide x {world.m} high, {_count(world.guard_count, 'guard')},"
-        f" {_count(world.civil_count, 'civilian')}"
+        f"{world.name}: {world.n} wide x {world.m} high, {count(world.guard_count, 'guard')},"
+        f" {count(world.civil_count, 'civilian')}"
     )
 
 
@@ -454,7 +450,7 @@ def _hitman_text(result: Exploration) -> str:
         lines.append("The map sent is all correct.")
     else:
         wrong = ", ".join(f"({x},{y})" for x, y in result.wrong)
-        lines.append(f"The map sent has {_count(len(result.wrong), 'wrong cell')}: {wrong}.")
+        lines.append(f"The map sent has {count(len(result.wrong), 'wrong cell')}: {wrong}.")
     return "\n".join(lines)
 
 
@@ -511,7 +507,7 @@ def _hitman_replay(
 
     traces = load_traces(trace_path)
     if index > len(traces):
-        held = _count(len(traces), "trace")
+        held = count(len(traces), "trace")
         raise click.UsageError(f"--index {index}: {display_name(trace_path)} holds {held}")
     trace = traces[index - 1]
     name = map_name if map_name is not None else trace.map_name
@@ -581,7 +577,7 @@ def _hitman_replay(
                 [
                     f"Replay of {report['trace']} trace {index} (line {trace.line}):"
                     f" map {name or '(unnamed)'}, {kb.n} wide x {kb.m} high,"
-                    f" {_count(len(trace.steps), 'action')}, penalties {report['penalties']}",
+                    f" {count(len(trace.steps), 'action')}, penalties {report['penalties']}",
                     "",
                     render_grid(kb.m, kb.n, kb.known, marks),
                     _hitman_legend(),

@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from formats.errors import FormatError
+from formats.errors import FormatError, count
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import count, decode_json, written
+from puzzles.sourcemap import decode_json, written
 
 MAPS_FORMAT = "hitman-maps/1"
 

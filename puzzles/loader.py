@@ -48,9 +48,9 @@ from pathlib import PurePath
 from typing import Any
 
 from formats.dimacs import holds_line_break
-from formats.errors import FormatError
+from formats.errors import FormatError, count
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import SourceMap, TomlSourceMap, count, decode_json, written
+from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json, written
 from puzzles.zebra import HINT_KINDS, HOUSE_KINDS, Hint, Item, Puzzle, Question
 
 try:

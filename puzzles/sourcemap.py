@@ -57,12 +57,6 @@ def written(value: Any) -> str:
         return str(value)
 
 
-def count(number: int, noun: str, plural: str | None = None) -> str:
-    """``1 house``, ``2 houses``, ``0 guards``: a number and its noun in the right number
-    (``plural`` when it is not the noun and an s: ``count(2, "category", "categories")``)."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
-
-
 # --------------------------------------------------------------------------- JSON
 
 

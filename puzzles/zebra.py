@@ -50,8 +50,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from formats.dimacs import holds_line_break
+from formats.errors import count
 from formats.formula import Formula
-from puzzles.sourcemap import count
 
 HINT_KINDS = (
     "same_house", "next_to", "left_of", "fact", "not_same_house", "somewhere_left_of", "not_fact"
