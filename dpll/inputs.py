@@ -71,11 +71,15 @@ def checked_clause(clause: Iterable[Any]) -> list[int]:
 
     Raises TypeError for a literal that is not an int, ValueError for 0 or one too large.
     """
-    lits = [literal(lit) for lit in clause]
+    lits = list(clause)
+    for lit in lits:
+        if lit.__class__ is not int:  # (plain ints, the common case, are taken as they are)
+            lits = [literal(lit) for lit in lits]
+            break
     if 0 in lits:
         raise ValueError(ZERO_LITERAL)
-    if lits and max(max(lits), -min(lits)) > MAX_VARIABLE:
-        top = max(max(lits), -min(lits))
+    top = max(max(lits), -min(lits)) if lits else 0
+    if top > MAX_VARIABLE:
         raise ValueError(
             f"literal {top} exceeds the largest variable number {MAX_VARIABLE} (2^31-1)"
         )
