@@ -214,15 +214,15 @@ def encode_command(
     try:
         cnf.write(output, to, inputs=(maze_file,), key_form=key_form)
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...
-        if output == "-" or written_in_place(output):  # ... but a stream keeps what it got
-            where = "the output on stdout" if output == "-" else output
+        where = _cut_stream(output)  # ... but a stream keeps what it got
+        if where is not None:
             click.echo(f"interrupted: {where} is incomplete", err=True)
         else:
             click.echo("interrupted: nothing written", err=True)
         sys.exit(130)
     except MemoryError:  # a stream keeps what it got: say it is cut off (audit 19-H #3)
-        if output == "-" or written_in_place(output):
-            where = "the output on stdout" if output == "-" else output
+        where = _cut_stream(output)
+        if where is not None:
             fail(f"out of memory while writing: {where} is incomplete (try a smaller K)")
         raise
     if _progress(quiet) and output != "-":
@@ -231,6 +231,14 @@ def encode_command(
             f"({time.perf_counter() - started:.2f} s)",
             err=True,
         )
+
+
+def _cut_stream(output: str) -> str | None:
+    """What a failed write left cut off: stdout or a stream written in place (a pipe, a
+    device), as messages name it; None for a file, which the atomic writer left as it was."""
+    if output == "-":
+        return "the output on stdout"
+    return output if written_in_place(output) else None
 
 
 # --------------------------------------------------------------------------- decode
