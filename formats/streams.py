@@ -117,19 +117,31 @@ _UNREAD_COMPRESSIONS = (
 )
 
 
-def refuse_unread_compression(head: bytes, name: str) -> None:
-    """FormatError naming the compression when the first bytes announce one that is not
-    read here (zstd, lz4, .lzma, zip, 7z), rather than "binary data" further on: none of
-    these bytes can start a text file.
+def unread_compression_of(head: bytes) -> str | None:
+    """Which compression satkit does not read the first bytes announce (zstd, lz4, .lzma,
+    zip, 7z), or None.
 
-    >>> refuse_unread_compression(b"p cnf 1 1", "x.cnf")
+    >>> unread_compression_of(b"PK\x03\x04..."), unread_compression_of(b"p cnf 1 1")
+    ('zip', None)
     """
     for magic, kind in _UNREAD_COMPRESSIONS:
         if head.startswith(magic):
-            raise FormatError(
-                name, 1, f"{kind} compressed data: satkit reads gzip, bz2 and xz (decompress it"
-                " first)",
-            )  # fmt: skip
+            return kind
+    return None
+
+
+def refuse_unread_compression(head: bytes, name: str) -> None:
+    """FormatError naming the compression when the first bytes announce one that is not
+    read here, rather than "binary data" further on: none of these bytes can start a text
+    file.
+
+    >>> refuse_unread_compression(b"p cnf 1 1", "x.cnf")
+    """
+    kind = unread_compression_of(head)
+    if kind is not None:
+        raise FormatError(
+            name, 1, f"{kind} compressed data: satkit reads gzip, bz2 and xz (decompress it first)"
+        )
 
 
 def _open_compressed(kind: str, fileobj: IO[bytes]) -> IO[bytes]:
