@@ -12,6 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw new examples on every local run, to find what earlier runs missed.
+# CI sets HYPOTHESIS_PROFILE=ci: examples seeded from each test (the same on every run with
+# the same hypothesis), so a CI failure reproduces and a re-run cannot pass by luck; the
+# failing example's blob is printed for @reproduce_failure.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
