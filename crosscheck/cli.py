@@ -654,7 +654,8 @@ def _fuzz(
             _echo(
                 f"  shrunk {saved.shrunk.original_clauses} -> {len(saved.shrunk.clauses)} "
                 f"clauses over {saved.shrunk.nvars} variables "
-                f"({_plural(saved.shrunk.checks, 'check')}{saved.shrunk.stopped_early()})",
+                f"({_plural(saved.shrunk.checks, 'check')}{saved.shrunk.stopped_early()})"
+                f"{saved.shrunk.flaky()}",
                 err=out_err,
             )
         if saved.did_not_fail_again:
@@ -764,7 +765,7 @@ def shrink_command(
             printable(
                 f"shrunk from {instance.name}: {result.original_clauses} -> "
                 f"{len(result.clauses)} clauses in {_plural(result.checks, 'check')} ({described})"
-                f"{result.stopped_early()}"
+                f"{result.stopped_early()}{result.flaky()}"
             ),
         ],
     )
@@ -777,7 +778,8 @@ def shrink_command(
         f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})"
         + (", interrupted" if result.interrupted else "")
         + (f"; --max-checks {max_checks} ran out, so it may shrink further with more"
-           if result.out_of_checks else ""),
+           if result.out_of_checks else "")
+        + result.flaky(),
         err=err,
     )
     if not err:

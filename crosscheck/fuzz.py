@@ -257,7 +257,7 @@ def save_failure(
             printable(
                 f"shrunk from {family} seed {seed}: {shrunk.original_clauses} -> "
                 f"{len(shrunk.clauses)} clauses in {shrunk.checks} checks ({described})"
-                f"{shrunk.stopped_early()}"
+                f"{shrunk.stopped_early()}{shrunk.flaky()}"
             ),
         ],
     )

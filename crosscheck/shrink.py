@@ -42,6 +42,18 @@ class ShrinkResult:
     record: dict[str, Any]
     interrupted: bool = False  # Ctrl-C stopped it: the smallest failing formula so far
     out_of_checks: bool = False  # max_checks ran out: more checks might shrink it further
+    rechecks: int = 0  # checks of the final formula after the shrinking (beyond ``checks``)
+    refailed: int = 0  # how many of them failed the same way again
+
+    def flaky(self) -> str:
+        """``"; failed again in K of N re-checks (a flaky solver?)"`` when the final formula
+        did not fail every time it was checked again, else ``""``: a flaky failure lets the
+        shrinker keep a formula that failed once by chance."""
+        if self.refailed == self.rechecks:
+            return ""
+        return (
+            f"; failed again in {self.refailed} of {self.rechecks} re-checks (a flaky solver?)"
+        )
 
     def stopped_early(self) -> str:
         """``", interrupted"`` when Ctrl-C (or SIGTERM) stopped it, ``", stopped by
@@ -237,6 +249,7 @@ def shrink_instance(
     max_checks: int = 5000,
     progress: ShrinkProgress | None = None,
     first_record: list[dict[str, Any]] | None = None,
+    rechecks: int = 2,
 ) -> ShrinkResult | None:
     """Shrink ``instance``'s clauses while a failure of the plain CNF reproduces.
 
@@ -248,7 +261,9 @@ def shrink_instance(
     after the first check ends the shrinking with the smallest failing formula so
     far (``ShrinkResult.interrupted``); during the first one it is raised.
     ``first_record``, when given, gets the first check's record appended (to say why
-    nothing fails without checking again).
+    nothing fails without checking again). The final formula is then checked ``rechecks``
+    more times (outside ``max_checks``; not after Ctrl-C), and ``ShrinkResult.flaky`` says
+    when it did not fail every time.
     """
     original = len(instance.clauses)
     checks = 0
@@ -315,6 +330,16 @@ def shrink_instance(
             break
     failures = failure_signature(kept) & target
     out_of_checks = out_of_checks and not interrupted
+    done = checks
+    refailed = 0
+    for _ in range(0 if interrupted else rechecks):
+        try:
+            again = check(clauses, nvars)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        refailed += bool(failure_signature(again) & failures)
     return ShrinkResult(
-        clauses, nvars, checks, original, failures, kept, interrupted, out_of_checks
-    )
+        clauses, nvars, done, original, failures, kept, interrupted, out_of_checks,
+        checks - done, refailed,
+    )  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import sys
 
@@ -237,3 +238,72 @@ def test_a_shrink_stopped_by_ctrl_c_says_so_in_its_file_and_its_line(flips, tmp_
     assert line.endswith(f" in 12 checks ({flips} disagree), interrupted")
     comment = read_dimacs(str(tmp_path / "fails.min.cnf")).comments[1]
     assert comment.endswith(f" in 12 checks ({flips} disagree), interrupted")
+
+
+class _WrongTheFirstTime(_FlipsWithThree):
+    """Test-only, flaky: claims UNSAT the first time it sees a satisfiable formula, right from
+    then on (formulas seen are marked in the folder ``seen``: checks run in other processes)."""
+
+    seen = None
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.clauses = [list(clause) for clause in bootstrap_with or []]
+        super().__init__(bootstrap_with=self.clauses)
+
+    def solve(self, assumptions=()):
+        verdict = self.inner.solve(assumptions)
+        mark = self.seen / hashlib.sha256(repr(self.clauses).encode()).hexdigest()
+        if verdict and not mark.exists():
+            mark.touch()
+            return False
+        return verdict
+
+
+def test_a_shrunk_formula_that_does_not_fail_again_is_called_flaky(flips, tmp_path):
+    # the shrinker keeps every candidate that fails once, so a flaky solver's shrunk formula
+    # may not fail again; its file and line said nothing of that (review 19)
+    _WrongTheFirstTime.seen = tmp_path
+    register_solver("test:wrong-the-first-time", _WrongTheFirstTime)
+    try:
+        formula = random_ksat(0, 12)
+        instance = Instance("flaky", formula.clauses, formula.nvars)
+        options = CheckOptions(["minisat22", "test:wrong-the-first-time"], timeout=30)
+        flaky = shrink_instance(instance, options)
+    finally:
+        unregister_solver("test:wrong-the-first-time")
+    assert flaky is not None and (flaky.rechecks, flaky.refailed) == (2, 0)
+    assert flaky.flaky() == "; failed again in 0 of 2 re-checks (a flaky solver?)"
+    # a solver that fails every time: re-checked, and nothing said
+    steady = shrink_instance(
+        _failing_ksat(CheckOptions(["minisat22", flips], timeout=30)),
+        CheckOptions(["minisat22", flips], timeout=30),
+    )
+    assert steady is not None and (steady.rechecks, steady.refailed) == (2, 2)
+    assert steady.flaky() == ""
+
+
+def test_the_shrink_command_says_when_its_result_is_flaky(tmp_path):
+    from click.testing import CliRunner
+
+    from formats.dimacs import write_dimacs
+    from formats.formula import Formula
+    from satkit import main
+
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    _WrongTheFirstTime.seen = seen
+    formula = random_ksat(0, 12)
+    path = tmp_path / "fails.cnf"
+    write_dimacs(Formula(nvars=formula.nvars, clauses=formula.clauses), str(path))
+    out = tmp_path / "small.cnf"
+    register_solver("test:wrong-the-first-time", _WrongTheFirstTime)
+    try:
+        result = CliRunner().invoke(
+            main, ["shrink", str(path), "-s", "minisat22,test:wrong-the-first-time", "-o", str(out)]
+        )
+    finally:
+        unregister_solver("test:wrong-the-first-time")
+    assert result.exit_code == 0, result.output
+    flaky = "; failed again in 0 of 2 re-checks (a flaky solver?)"
+    assert flaky in result.output
+    assert flaky in out.read_text(encoding="utf-8").splitlines()[1]
