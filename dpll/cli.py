@@ -387,7 +387,7 @@ def _load(
     """Read the input into ``solver``; None, or why it gave up (Ctrl-C, the deadline)."""
     try:
         with _alarm(None if timeout is None else timeout - (time.monotonic() - started)):
-            formula = read_dimacs_or_dp(input_path, strict=strict)
+            formula = read_dimacs_or_dp(input_path, strict=strict, keep_comments=False)
             print_warnings(formula.warnings, quiet=not show_stats)
             _refuse_if_too_big(input_path, formula, mode)
             solver.append_formula(formula)

@@ -126,14 +126,17 @@ def read_formula(
     return parse_dp_input(read_dp_text(data, name), name), kind
 
 
-def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> Formula:
+def read_dimacs_or_dp(
+    path: str | os.PathLike[str], *, strict: bool = False, keep_comments: bool = True
+) -> Formula:
     """A solver's input: DIMACS, or the assignment's DP input when it looks like one.
 
     One pass over the input, stdin and pipes included: the first block decides
     (`detect_format`); DIMACS is streamed, DP input read whole. ``strict`` and a
     ``.cnf``/``.dimacs`` name mean DIMACS. When the DP reader refuses what looked
     like DP input (a headerless DIMACS clause spanning lines), DIMACS is read after
-    all (`parse_detected`). Input read as DP carries a warning saying so.
+    all (`parse_detected`). Input read as DP carries a warning saying so. Without
+    ``keep_comments`` a streamed DIMACS input's plain comments are dropped as read.
     """
     name = display_name(path)
     blocks = iter_byte_blocks(path, BLOCK_SIZE)
@@ -144,7 +147,9 @@ def read_dimacs_or_dp(path: str | os.PathLike[str], *, strict: bool = False) -> 
             break
     start = b"".join(block for block, _line in head)
     if strict or named_dimacs(path) or not start.strip() or not _looks_like_dp(start):
-        return parse_dimacs_blocks(itertools.chain(head, blocks), name, strict=strict)
+        return parse_dimacs_blocks(
+            itertools.chain(head, blocks), name, strict=strict, keep_comments=keep_comments
+        )
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
     formula, kind = parse_detected(data, name)
     if kind == "dimacs":

@@ -154,9 +154,10 @@ UNTERMINATED = "last clause has no terminating 0"
 class _Reader:
     """State of one parse: the clauses so far, the open clause, the header, warnings."""
 
-    def __init__(self, name: str, strict: bool) -> None:
+    def __init__(self, name: str, strict: bool, keep_comments: bool = True) -> None:
         self.name = name
         self.strict = strict
+        self.keep_comments = keep_comments
         self.formula = Formula()
         self.clauses = self.formula.clauses
         self.pending: list[int] = []  # literals of a clause not yet ended by 0
@@ -460,7 +461,8 @@ class _Reader:
                 "a 'c back-matter' line that is not one JSON string: read as a plain comment,"
                 " not as back matter",
             )
-        self.formula.comments.append(text)
+        if self.keep_comments:
+            self.formula.comments.append(text)
 
     def header(self, text: str, line: int) -> None:
         match = _HEADER.fullmatch(text)
@@ -541,8 +543,10 @@ def lists_built_without_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) -> Formula:
-    reader = _Reader(name, strict)
+def _parse_blocks(
+    blocks: Iterable[tuple[bytes, int]], name: str, strict: bool, keep_comments: bool = True
+) -> Formula:
+    reader = _Reader(name, strict, keep_comments)
     block, first_line = b"", 1
     with lists_built_without_gc():
         for block, first_line in blocks:
@@ -555,12 +559,18 @@ def _parse_blocks(blocks: Iterable[tuple[bytes, int]], name: str, strict: bool) 
 
 
 def parse_dimacs_blocks(
-    blocks: Iterable[tuple[bytes, int]], name: str, *, strict: bool = False
+    blocks: Iterable[tuple[bytes, int]],
+    name: str,
+    *,
+    strict: bool = False,
+    keep_comments: bool = True,
 ) -> Formula:
     """Parse DIMACS from ``(block, first_line)`` pairs of whole lines, as
     `formats.streams.iter_byte_blocks` gives them (for a caller that looked at the
-    first block before deciding how to read the rest)."""
-    return _parse_blocks(blocks, name, strict)
+    first block before deciding how to read the rest). Without ``keep_comments`` plain
+    comments are checked and dropped (``c var`` names and back matter are still read): a
+    solver needs none of them, and a file's comments can be most of it."""
+    return _parse_blocks(blocks, name, strict, keep_comments)
 
 
 def _text_blocks(data: bytes, block_size: int | None = None) -> Iterator[tuple[bytes, int]]:

@@ -613,3 +613,23 @@ def test_the_stdin_hint_comes_after_the_usage_checks(
     monkeypatch.setattr(dpll.cli, "_typed_at_a_terminal", lambda: True)
     result = CliRunner().invoke(main, ["solve", "--mode", "cdcl", "--heuristic", "jw"])
     assert result.exit_code == 2 and "reading DIMACS" not in result.stderr
+
+
+def test_solve_does_not_hold_the_inputs_comments(tmp_path: Path) -> None:
+    # a solver needs no comment, but `solve` kept every one: a file of 1 GB of comments
+    # peaked at 1.6 GB where minisat needs 4 MB (audit 19-H #4)
+    import tracemalloc
+
+    path = tmp_path / "commented.cnf"
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write("p cnf 2 2\n")
+        handle.writelines(f"c {i:08d} " + "x" * 90 + "\n" for i in range(100_000))  # 10 MB
+        handle.write("1 2 0\n-1 0\n")
+    tracemalloc.start()
+    try:
+        result = run(["-q", str(path)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 10 and "v -1 2 0" in result.output
+    assert peak < 6_000_000  # the comments as strings were 15 MB; a 1 MB block is read at a time

@@ -924,3 +924,16 @@ def test_a_string_holding_a_lone_surrogate_is_the_non_utf8_case(text):
     ]
     with pytest.raises(FormatError, match="comment is not UTF-8 text"):
         parse_dimacs(text, strict=True)
+
+
+def test_a_reader_that_keeps_no_comments_still_reads_names_and_checks_comments():
+    from formats.dimacs import parse_dimacs_blocks
+
+    text = b'c hello\np cnf 2 1\nc var 1 alpha\nc back-matter "end"\n1 -2 0\n'
+    formula = parse_dimacs_blocks([(text, 1)], "f.cnf", keep_comments=False)
+    assert formula.comments == [] and formula.clauses == [[1, -2]]
+    assert formula.names == {1: "alpha"} and formula.back_matter == "end"
+    assert parse_dimacs_blocks([(text, 1)], "f.cnf").comments == ["hello"]
+    with pytest.raises(FormatError) as info:
+        parse_dimacs_blocks([(b"c \xff\n", 1)], "f.cnf", strict=True, keep_comments=False)
+    assert str(info.value) == "f.cnf:1: comment is not UTF-8 text"
