@@ -149,8 +149,8 @@ def interpreter_problem(path: str) -> str | None:
     return f"{path}: its #! interpreter {shown!r} does not exist{why}"
 
 
-_COMMENT = re.compile(rb"[ \t]*c(?: .*)?\r?\n?", re.DOTALL)
-"""A comment line as the output's reader sees one: ``c``, then a blank or nothing."""
+_COMMENT = re.compile(rb"[ \t]*c(?:[ \t].*)?\r?\n?", re.DOTALL)
+"""A comment line as the output's reader sees one: ``c``, then a blank, a tab or nothing."""
 
 USER_TEMP: str | None = None
 """The user's temporary folder where the process's own is a subfolder of it (a crosscheck
@@ -171,7 +171,8 @@ def _answer_text(handle: BinaryIO) -> str:
     blanks = 0  # comment lines since the last line kept
     for raw in handle:
         start = raw[:2]
-        if start in (b"c ", b"c\n", b"c\r") or (start[:1] in (b" ", b"\t") and comment(raw)):
+        plain = start in (b"c ", b"c\t", b"c\n", b"c\r")
+        if plain or (start[:1] in (b" ", b"\t") and comment(raw)):
             # one line end off (LF or CRLF): a lone CR left ends a line for the reader too
             body = raw[:-2] if raw.endswith(b"\r\n") else raw.rstrip(b"\n")
             if b"\r" not in body:  # kept: a `c UNKNOWN` as the reader splits it (str.split)

@@ -100,7 +100,8 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
         line = raw.strip()
         if not line:
             continue
-        kind, _, rest = line.partition(" ")
+        # the line letter, then a blank or a tab (as in DIMACS) or nothing
+        kind, rest = (line[:1], line[2:]) if line[1:2] in ("", " ", "\t") else ("", line)
         if kind == "c":
             comments.append(rest)
         elif kind == "s":

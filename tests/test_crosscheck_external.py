@@ -89,6 +89,8 @@ def test_other_program_is_run_as_program_file(tmp_path, cnf):
         ('echo "s UNSATISFIABLE"', "UNSAT"),
         ('echo "s UNKNOWN"', "UNKNOWN"),
         ('echo "c why"; echo "s UNKNOWN"; exit 0', "UNKNOWN"),
+        # a tab after the line letter, as DIMACS allows one (audit 20-B #3)
+        ('printf "c\\tnote\\ns\\tSATISFIABLE\\nv\\t1 2 0\\n"; exit 10', "SAT"),
     ],
 )
 def test_other_program_answers(tmp_path, cnf, body, status):
@@ -415,7 +417,9 @@ def test_a_crash_s_reason_survives_a_long_error_output(tmp_path, cnf):
     assert answer.error.endswith("c statistics line")  # the tail is still shown
 
 
-@pytest.mark.parametrize("line", ["c " + "x" * 198, "c progress: UNKNOWN so far"])
+@pytest.mark.parametrize(
+    "line", ["c " + "x" * 198, "c\t" + "x" * 198, "c progress: UNKNOWN so far"]
+)
 def test_a_program_s_comments_are_not_held_in_memory(tmp_path, cnf, line):
     # 20 MB of comments took 4 times their size (audit 17-C #7); keeping every comment that
     # named UNKNOWN undid that for a solver repeating it (review 17b #3)

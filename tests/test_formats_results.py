@@ -48,6 +48,14 @@ def test_competition_bom_crlf_blank_lines_and_partial_models():
     assert parse_competition("s SATISFIABLE\n").model is None
 
 
+def test_a_tab_after_the_line_letter_is_a_blank():
+    # as the DIMACS reader takes `c<TAB>`; a correct solver printing it was a crash (audit 20-B #3)
+    text = "c\tnote\ns\tSATISFIABLE\nv\t1 -2 0\n"
+    assert parse_competition(text) == SolverResult("SAT", [1, -2], ["note"])
+    with pytest.raises(FormatError, match="found 'sat'"):
+        parse_competition("sat\n")
+
+
 @pytest.mark.parametrize(
     ("text", "line", "fragment"),
     [
