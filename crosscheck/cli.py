@@ -64,6 +64,7 @@ from formats.cli import (
     leave,
     report_errors,
 )
+from formats.detect import named_dimacs
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
 from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
@@ -162,6 +163,17 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _refuse_a_cnf_as_log(json_path: str | None) -> None:
+    """Usage error for ``--json`` naming an existing CNF file: ``--json *.cnf`` made the
+    first instance the log (DESIGN: never overwrite an input), as ``satkit solve`` refuses
+    one as its RESULT."""
+    if json_path is not None and named_dimacs(json_path) and os.path.exists(json_path):
+        raise click.UsageError(
+            f"--json {json_path} is an existing CNF file, not overwritten with the records "
+            "(--json takes the log's name; the instances come after it)"
+        )
 
 
 def _need_tools(proofs: bool, plot: str | None = None) -> None:
@@ -364,6 +376,7 @@ def crosscheck_command(
     listed but do not fail), 1 when anything disagrees, is invalid, crashes or cannot
     be read, 130 when Ctrl-C or SIGTERM stopped it before anything failed.
     """
+    _refuse_a_cnf_as_log(json_path)
     if resume and not json_path:
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
     if resume and json_path == "-":
@@ -539,6 +552,7 @@ def fuzz_command(
             param_hint="'--max-vars'",
         )
     _need_tools(proofs)
+    _refuse_a_cnf_as_log(json_path)
     if json_path is not None:
         check_output(json_path)  # before the run, not after it
     with failure_folder(out_dir):  # the same: a folder that cannot take the failures

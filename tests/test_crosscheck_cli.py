@@ -1087,3 +1087,21 @@ def test_the_progress_bar_catches_up_and_its_clock_runs_while_workers_are_busy(m
     cleared = stream.getvalue()
     time.sleep(0.2)
     assert stream.getvalue() == cleared
+
+
+def test_json_naming_an_existing_cnf_is_refused_and_the_file_kept(tmp_path):
+    # `satkit crosscheck --json g/*.cnf` made the first instance the log, checked the rest,
+    # and exited 0; `fuzz --json x.cnf` overwrote x.cnf too (audit 20-B #1)
+    first, second = tmp_path / "a.cnf", tmp_path / "b.cnf"
+    first.write_text(SAT_CNF)
+    second.write_text(UNSAT_CNF)
+    runner = CliRunner()
+    result = runner.invoke(main, ["crosscheck", "--json", str(first), str(second)])
+    assert result.exit_code == 2
+    assert f"--json {first} is an existing CNF file, not overwritten" in result.output
+    result = runner.invoke(main, ["fuzz", "--count", "1", "--json", str(first)])
+    assert result.exit_code == 2 and "is an existing CNF file" in result.output
+    assert first.read_text() == SAT_CNF
+    new_log = tmp_path / "log.cnf"  # a name of that kind that is no file yet: a log, as asked
+    result = runner.invoke(main, ["crosscheck", "-q", "--json", str(new_log), str(second)])
+    assert result.exit_code == 0 and json.loads(new_log.read_text())["answer"] == "UNSAT"
