@@ -19,8 +19,8 @@ the competition's 10 (SAT) / 20 (UNSAT), and a code that contradicts the
 ``s`` line (unless the output says UNKNOWN) is a crash.
 
 :func:`run_program` runs one program under a deadline that really stops it
-(the process and every process it started are killed: a wrapper script's
-solver would otherwise run on) and returns an :class:`ExternalAnswer`.
+(the process and every process still below it are killed: a wrapper script's
+solver would otherwise run on; one detached by a double fork has left the tree) and returns an :class:`ExternalAnswer`.
 :class:`ExternalSolver` wraps that in the PySAT surface, so the registry can
 hand out ``bin:cadical`` like any other solver.
 """
