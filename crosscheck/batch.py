@@ -382,10 +382,26 @@ def pending_paths(
     previous: Iterable[dict[str, Any]],
     solvers: Sequence[str],
     seed: int = 0,
+    timeout: float | None = None,
 ) -> list[str]:
-    """The paths whose instance has no record (for these solvers and seed) among ``previous``."""
-    done = {record_key(record) for record in previous}
-    return [path for path in paths if instance_key(path, solvers, seed) not in done]
+    """The paths whose instance has no record (for these solvers and seed) among ``previous``,
+    or whose last record has a run that timed out under a shorter deadline than ``timeout``
+    (resuming with a longer ``--timeout`` is how a batch's timeouts get settled)."""
+    latest = {record_key(record): record for record in previous}
+    pending = []
+    for path in paths:
+        record = latest.get(instance_key(path, solvers, seed))
+        if record is None or (timeout is not None and _timed_out_sooner(record, timeout)):
+            pending.append(path)
+    return pending
+
+
+def _timed_out_sooner(record: dict[str, Any], timeout: float) -> bool:
+    """Whether a run of ``record`` timed out under a deadline shorter than ``timeout``."""
+    recorded = record.get("timeout")
+    if not isinstance(recorded, (int, float)) or recorded >= timeout:
+        return False
+    return any(run.get("status") == "timeout" for run in record["runs"].values())
 
 
 def latest_records(

@@ -376,7 +376,6 @@ def crosscheck_command(
     listed but do not fail), 1 when anything disagrees, is invalid, crashes or cannot
     be read, 130 when Ctrl-C or SIGTERM stopped it before anything failed.
     """
-    _refuse_a_cnf_as_log(json_path)
     if resume and not json_path:
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
     if resume and json_path == "-":
@@ -398,6 +397,7 @@ def crosscheck_command(
     for target in (json_path, plot_path):  # before the batch, not after it
         if target is not None:  # ('' too: refused as an empty name)
             check_output(target, inputs=inputs)
+    _refuse_a_cnf_as_log(json_path)  # (after: one of the inputs is named so, exit 1)
     # stdin, a pipe or a device is read once, here: every instance (and worker) may need it
     once = maze_path == "-" or (maze_path is not None and not os.path.isfile(maze_path))
     maze_data = read_bytes(maze_path) if once and maze_path is not None else None
@@ -407,17 +407,24 @@ def crosscheck_command(
     forget_real_paths()  # (a script's earlier batch may have seen links that moved since)
     log = ResultLog(json_path, resume=resume) if json_path else None
     previous = log.previous if log else []
-    todo = pending_paths(files, previous, solvers, seed) if resume else files
+    todo = pending_paths(files, previous, solvers, seed, timeout) if resume else files
     out_err = json_path == "-"  # stdout carries the records: the summary goes to stderr
     if resume and not quiet:
-        _echo(f"resuming: {len(files) - len(todo)} of {len(files)} already recorded", err=True)
+        known = {record_key(record) for record in previous}
+        again = sum(instance_key(path, solvers, seed) in known for path in todo)
+        redo = f"; {again} timed out under a shorter --timeout: checked again" if again else ""
+        _echo(
+            f"resuming: {len(files) - len(todo)} of {len(files)} already recorded{redo}", err=True
+        )
     progress = _Progress(len(todo), quiet)
     # the summary is counted as records come, none kept whole but the failures (a batch of
     # millions of files); failures and timeouts are listed in the order of the files
     position = {instance_key(path, solvers, seed): i for i, path in enumerate(files)}
     tally = Tally(solvers, lambda record: position.get(record_key(record), len(files)))
     plotted: list[dict[str, Any]] = []  # what --plot draws of each record
-    for record in latest_records(previous, files, solvers, seed):
+    pending = set(todo)  # (a record that timed out sooner is replaced by the new one)
+    done_files = [path for path in files if path not in pending]
+    for record in latest_records(previous, done_files, solvers, seed):
         tally.add(record)
         if plot_path:
             plotted.append(plot_point(record))

@@ -20,7 +20,8 @@ the competition's 10 (SAT) / 20 (UNSAT), and a code that contradicts the
 
 :func:`run_program` runs one program under a deadline that really stops it
 (the process and every process still below it are killed: a wrapper script's
-solver would otherwise run on; one detached by a double fork has left the tree) and returns an :class:`ExternalAnswer`.
+solver would otherwise run on; one detached by a double fork has left the tree)
+and returns an :class:`ExternalAnswer`.
 :class:`ExternalSolver` wraps that in the PySAT surface, so the registry can
 hand out ``bin:cadical`` like any other solver.
 """
