@@ -80,6 +80,27 @@ class _Reader:
         return tokens
 
 
+_DP_OUTPUT_LINE = re.compile(r"-?[0-9]+\s+[TF]")
+
+
+def _other_assignment_file(first: list[str], lines: list[str]) -> str | None:
+    """Which other file of the assignment a text that is no maze looks like (by its first
+    line ``first``), for the error: a folder of assignment files holds all of them.
+
+    >>> _other_assignment_file(["1", "T"], ["1 T", "2 F", "0"])
+    "a Davis–Putnam output ('1 T' lines; satkit maze decode reads it)"
+    """
+    if _DP_OUTPUT_LINE.fullmatch(" ".join(first)):
+        return "a Davis–Putnam output ('1 T' lines; satkit maze decode reads it)"
+    if all(token.lstrip("-").isdigit() for token in first):
+        return "a Davis–Putnam input (clauses of atom numbers; satkit dp solves it)"
+    if any("At(" in token for token in first):
+        return "a list of clauses over At(…) atoms"
+    if first[0].rstrip(",") == START and sum(1 for line in lines if line.strip()) == 1:
+        return "a back end's answer (one line: a walk from START)"
+    return None
+
+
 def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Maze:
     """Parse a maze in the front-end format.
 
@@ -98,7 +119,12 @@ def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Ma
 
     if not lines or not lines[0].split():
         raise reader.error(1, "the first line must list the nodes (it is empty)")
-    nodes = reader.declared(lines[0].split(), 1, "node", NODE_NAME_LIMIT)
+    first = lines[0].split()
+    if START not in first or len(set(first)) < len(first):  # an error: say what it is
+        other = _other_assignment_file(first, lines)
+        if other is not None:
+            raise reader.error(1, f"this is {other}, not a maze")
+    nodes = reader.declared(first, 1, "node", NODE_NAME_LIMIT)
     if START not in nodes:
         raise reader.error(1, f"no {START} node: the first line must declare {START}")
     if len(lines) < 2:

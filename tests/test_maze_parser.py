@@ -113,6 +113,13 @@ def test_exits_are_directed_as_written():
         ("START NEXT\nGOLD\n2\n", 1, "keyword"),
         ("START A\nGOLD\n2\nTREASURES GOLD NEXT A\n", 4, "node name is missing"),
         ("START A\nGOLD\n2\nA TREASURES GOLD TOLLS NEXT START\n", 4, "toll variant"),
+        # the assignment's other files, found beside mazes in a folder (audit 20-B): named
+        ("1 T\n2 F\n0\n1 At(START,0)\n", 1, "this is a Davis–Putnam output ('1 T' lines"),
+        ("1 -2\n2\n0\n", 1, "this is a Davis–Putnam input (clauses of atom numbers"),
+        ("~At(START,0) V ~At(A,0)\n", 1, "this is a list of clauses over At(…) atoms"),
+        ("START B START A\n", 1, "this is a back end's answer (one line: a walk from START)"),
+        ("START, A, D, GOAL\n", 1, "this is a back end's answer"),
+        ("START A B A\nGOLD\n2\n", 1, "node A is declared twice"),  # a maze after all
     ],
 )
 def test_errors_carry_the_line(text, line, fragment):
