@@ -129,6 +129,14 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value
 
 
+_fail_on_timeout = click.option(
+    "--fail-on-timeout",
+    is_flag=True,
+    help="Exit 1 when a run timed out or answered UNKNOWN (by default that fails nothing): "
+    "for CI, where a solver that hangs is a regression.",
+)
+
+
 def _common(func: Any, seed_flag: str = "--seed") -> Any:
     """Options every command shares: solvers, timeout, proofs, our solvers' seed, quiet."""
     options = [
@@ -336,7 +344,8 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     "--resume",
     is_flag=True,
     help="Continue the --json FILE: keep its records, skip the instances it holds "
-    "(for the same solvers and --seed), and append the rest.",
+    "(for the same solvers and --seed; one that timed out under a shorter --timeout is "
+    "checked again), and append the rest.",
 )
 @click.option(
     "--plot",
@@ -350,6 +359,7 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     "--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given ('-' = stdin)."
 )
 @click.option("--strict", is_flag=True, help=STRICT_HELP)
+@_fail_on_timeout
 @report_errors
 def crosscheck_command(
     paths: tuple[str, ...],
@@ -365,6 +375,7 @@ def crosscheck_command(
     encoding: str,
     maze_path: str | None,
     strict: bool,
+    fail_on_timeout: bool,
 ) -> None:
     """Run our DPLL beside reference solvers on CNF files, maze CNFs and mazes, and check
     every answer: SAT/UNSAT agreement, every model against the input clauses, our UNSAT
@@ -373,8 +384,9 @@ def crosscheck_command(
 
     PATH may be a file (.cnf, .cnf.gz/.xz/.bz2, a DP input, a maze .txt) or a folder,
     searched recursively. Exit 0 when everything agrees and validates (timeouts are
-    listed but do not fail), 1 when anything disagrees, is invalid, crashes or cannot
-    be read, 130 when Ctrl-C or SIGTERM stopped it before anything failed.
+    listed but do not fail, unless --fail-on-timeout), 1 when anything disagrees, is
+    invalid, crashes or cannot be read, 130 when Ctrl-C or SIGTERM stopped it before
+    anything failed.
     """
     if resume and not json_path:
         raise click.UsageError("--resume needs --json FILE (the records to resume from)")
@@ -461,6 +473,10 @@ def crosscheck_command(
     _echo_lines(failure_lines(summary), err=out_err)
     if plot_path and not quiet:
         _echo(f"plot: {plot_path}", err=True)
+    slow = fail_on_timeout and bool(summary.timed_out)
+    if slow:
+        timed_out = _plural(len(summary.timed_out), "instance")
+        _echo(f"{timed_out} timed out: --fail-on-timeout", err=True)
     if interrupted:
         _echo(
             f"interrupted after {done} of {len(todo)} instances"
@@ -468,8 +484,8 @@ def crosscheck_command(
             err=True,
         )
         # (stopped, not failed: a nightly `crosscheck … || alarm` must tell them apart)
-        leave(1 if not summary.ok else EXIT_INTERRUPTED)
-    leave(0 if summary.ok else 1)
+        leave(1 if not summary.ok or slow else EXIT_INTERRUPTED)
+    leave(0 if summary.ok and not slow else 1)
 
 
 # ---------------------------------------------------------------------------------- fuzz
@@ -521,6 +537,7 @@ def crosscheck_command(
     help="Most cross-checks spent shrinking one failure.",
 )
 @functools.partial(_common, seed_flag="--solver-seed")
+@_fail_on_timeout
 @report_errors
 def fuzz_command(
     count: int,
@@ -536,13 +553,14 @@ def fuzz_command(
     proofs: bool,
     seed: int,
     quiet: bool,
+    fail_on_timeout: bool,
 ) -> None:
     """Cross-check random instances: cnfuzz-style layered CNFs (`c seed N`), random k-SAT
     near the threshold, random mazes (and with --family edge, cnfuzz's CNFs with edge
     cases: duplicate literals, tautologies, empty clauses, unused variables). Each
     failure is saved in --out, shrunk with a delta debugger, and printed with a one-line
     command that reproduces it. An instance on which a solver timed out is saved there
-    too, unshrunk (a timeout fails nothing).
+    too, unshrunk (a timeout fails nothing, unless --fail-on-timeout).
 
     Exit 0 when every instance agrees and validates, 1 otherwise; 130 when Ctrl-C or
     SIGTERM stopped it before anything failed.
@@ -564,7 +582,7 @@ def fuzz_command(
         check_output(json_path)  # before the run, not after it
     with failure_folder(out_dir):  # the same: a folder that cannot take the failures
         _fuzz(families, count, fuzz_seed, max_vars, out_dir, jobs, json_path, max_checks,
-              CheckOptions(solvers, timeout, proofs, seed), quiet)  # fmt: skip
+              CheckOptions(solvers, timeout, proofs, seed), quiet, fail_on_timeout)  # fmt: skip
 
 
 def _fuzz(
@@ -578,6 +596,7 @@ def _fuzz(
     max_checks: int,
     check: CheckOptions,
     quiet: bool,
+    fail_on_timeout: bool = False,
 ) -> None:
     """The fuzz command's run, once its outputs are known to be writable."""
     options = FuzzOptions(count, fuzz_seed, families, max_vars, jobs, check)
@@ -687,10 +706,13 @@ def _fuzz(
         _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
         how = "regenerate" if saved.did_not_fail_again else "reproduce"
         _echo(f"  {how}: {saved.reproduce}", err=out_err)
+    slow = fail_on_timeout and bool(timeouts)
+    if slow:
+        _echo(f"{_plural(len(timeouts), 'instance')} timed out: --fail-on-timeout", err=True)
     if interrupted:
         _echo(f"interrupted after {tally.instances} of {count} instances", err=True)
-        leave(1 if failures else EXIT_INTERRUPTED)
-    leave(1 if failures else 0)
+        leave(1 if failures or slow else EXIT_INTERRUPTED)
+    leave(1 if failures or slow else 0)
 
 
 # -------------------------------------------------------------------------------- shrink

@@ -1137,3 +1137,23 @@ def test_resume_with_a_longer_timeout_checks_the_timed_out_instances_again(tmp_p
     assert re.search(r"minisat22 +2 +2 +2 +0 +0 +0 +0 ", result.stdout)  # settled
     lines = log.read_text().splitlines()
     assert len(lines) == 3 and json.loads(lines[-1])["timeout"] == 9
+
+
+def test_fail_on_timeout_makes_a_hanging_solver_fail_the_batch(tmp_path):
+    # a timeout fails nothing, so a regression that hangs on every instance passed CI with
+    # exit 0 (audit 20-B); --fail-on-timeout is the switch for that use
+    cnf = tmp_path / "a.cnf"
+    cnf.write_text(SAT_CNF)
+    hangs = tmp_path / "hangs"
+    hangs.write_text("#!/bin/sh\nexec sleep 30\n")
+    hangs.chmod(0o755)
+    args = ["crosscheck", str(cnf), "-s", f"dpll,bin:{hangs}", "--timeout", "0.5", "-q"]
+    assert invoke(*args).exit_code == 0
+    result = invoke(*args, "--fail-on-timeout")
+    assert result.exit_code == 1
+    assert result.stderr.endswith("1 instance timed out: --fail-on-timeout\n")
+    fuzz = ["fuzz", "-n", "1", "-s", f"dpll,bin:{hangs}", "--timeout", "0.5", "-q",
+            "--out", str(tmp_path / "saved")]  # fmt: skip
+    assert invoke(*fuzz).exit_code == 0
+    result = invoke(*fuzz, "--fail-on-timeout")
+    assert result.exit_code == 1 and "1 instance timed out: --fail-on-timeout" in result.stderr
