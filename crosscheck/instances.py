@@ -27,7 +27,7 @@ from formats.detect import before_comment, named_dimacs, parse_detected, strip_c
 from formats.errors import FormatError
 from formats.streams import decode_text, display_name, read_bytes, same_file, text_lines
 from maze.cnf import ENCODINGS, encode
-from maze.key import Key, key_from_names, parse_key
+from maze.key import Key, key_from_names, parse_key, refuse_missing_times
 from maze.model import Maze
 from maze.parser import parse_maze, read_maze
 
@@ -355,8 +355,10 @@ def load_instance(
         if key is None and formula.back_matter:
             parsed = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
             key = parsed if parsed.at else None
+        if key is not None:
+            refuse_missing_times(key, name)  # (its K would be searched to the deadline)
     except FormatError as exc:
-        unusable = exc.message
+        key, unusable = None, exc.message
         where = f"{name}:{exc.line}: " if exc.line else ""  # (printed as the file's warning)
         notes.append(f"{where}the key is not used ({exc.message}): checked as a plain CNF")
     instance = Instance(name, formula.clauses, formula.nvars, "cnf", family, absolute, notes=notes)

@@ -64,7 +64,7 @@ from maze.pipeline import (
     solve_maze,
 )
 from maze.render import FORMATS, RenderError, render
-from maze.search import find_walk, shorter_walk
+from maze.search import SearchLimit, find_walk, shorter_walk
 from maze.validator import walk_problems
 from maze.writer import maze_text
 
@@ -73,6 +73,9 @@ EXIT_NO_SOLUTION = 20
 EXIT_UNKNOWN = 0
 BIG_ENCODING = 2_000_000
 """Above this many clauses, ``solve`` suggests the compact encoding."""
+SHOW_SEARCH_SECONDS = 10.0
+"""How long ``show --solve`` searches for a walk before drawing the maze without one (a
+maze with a huge K, or many treasures, searched without end)."""
 CLAUSE_BYTES_IN_MEMORY = 100
 """A lower bound on the memory one clause takes in a solver's clause list (a list
 object and its int literals: 120-160 bytes measured), for refusing hopeless sizes."""
@@ -667,7 +670,13 @@ def generate_command(
     default=None,
     help="A back-end output (the path line) to draw with numbered steps.",
 )
-@click.option("--solve", "solve_path", is_flag=True, help="Draw a path found by the search.")
+@click.option(
+    "--solve",
+    "solve_path",
+    is_flag=True,
+    help=f"Draw a path found by the layered search (it stops after {SHOW_SEARCH_SECONDS:g} s, "
+    "and the maze is drawn without one).",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Else by suffix.")
 @click.option(
     "--engine",
@@ -713,9 +722,14 @@ def show_command(
                     raise FormatError(name, None, message)
                 print_warnings([_note(name, message)], quiet)
     elif solve_path:
-        path = find_walk(maze)
-        if path is None:
-            print_warnings([_note(maze.name, f"no walk with K={maze.steps}")], quiet)
+        try:
+            path = find_walk(maze, deadline=time.monotonic() + SHOW_SEARCH_SECONDS)
+        except SearchLimit:
+            stopped = f"the layered search stopped after {SHOW_SEARCH_SECONDS:g} s: no path drawn"
+            print_warnings([_note(maze.name, stopped)], quiet)
+        else:
+            if path is None:
+                print_warnings([_note(maze.name, f"no walk with K={maze.steps}")], quiet)
     if output == "-":
         fmt = fmt or "dot"
         if fmt != "dot":

@@ -29,7 +29,7 @@ from time import monotonic
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import text_lines
-from maze.key import Key, key_from_names, parse_key
+from maze.key import Key, key_from_names, parse_key, refuse_missing_times
 from maze.model import START, Maze
 from maze.search import SearchLimit, find_walk
 from maze.validator import trim_path, walk_problems
@@ -98,12 +98,13 @@ def path_from_valuation(valuation: Mapping[int, bool], key: Key, file: str) -> l
     if not key.at:
         raise FormatError(file, None, "the key names no At(N,I) atoms, so there is no path to read")
     steps = key.steps
-    where: list[list[int]] = [[] for _ in range(steps + 1)]
-    for atom, (_node, time) in key.at.items():
+    where: dict[int, list[int]] = {}  # time -> its true At atoms (a list of K + 1 lists took
+    for atom, (_node, time) in key.at.items():  # memory in K, which one key line can make huge)
         if valuation.get(atom, False):
-            where[time].append(atom)
+            where.setdefault(time, []).append(atom)
     path: list[str] = []
-    for time, atoms in enumerate(where):
+    for time in range(steps + 1):
+        atoms = where.get(time)
         if not atoms:
             raise FormatError(
                 file, None, f"no At(N,{time}) atom is true: the valuation is not a walk"
@@ -291,17 +292,20 @@ def _check_steps(key: Key | None, answer_steps: int | None, file: str) -> None:
 
 
 def _key(source: str | Formula | Key | None, file: str, first_line: int) -> Key | None:
-    """The key from whatever carries it (None when nothing does)."""
-    if isinstance(source, Key):
-        return source
+    """The key from whatever carries it (None when nothing does); FormatError when its At
+    atoms skip a time, so that it describes no walk."""
     key: Key | None = None
-    if isinstance(source, Formula):
+    if isinstance(source, Key):
+        key = source
+    elif isinstance(source, Formula):
         if source.names:
             key = key_from_names(source.names, file, source.name_lines)
         if (key is None or not key.at) and source.back_matter:
             key = parse_key(source.back_matter, file, first_line)
     elif isinstance(source, str):
         key = parse_key(source, file, first_line)
+    if key is not None:
+        refuse_missing_times(key, file)
     return key
 
 

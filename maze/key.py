@@ -114,6 +114,20 @@ class Key:
         """K: the largest time of an At atom (-1 without At atoms)."""
         return max((time for _node, time in self.at.values()), default=-1)
 
+    def missing_time(self) -> int | None:
+        """The first time 0..K that no At atom names (None when every one is named): a
+        key of a walk names at least one At atom of each time. Looks at no more times
+        than the key has At atoms, however large K is.
+
+        >>> parse_key("1 At(START,0)\\n2 At(A,9)\\n").missing_time()
+        1
+        """
+        times = {time for _node, time in self.at.values()}
+        for time in range(len(times) + 1):
+            if time not in times:
+                return time if time <= self.steps else None
+        return None
+
     @property
     def nodes(self) -> list[str]:
         """The node names, in order of first appearance by atom number."""
@@ -128,6 +142,21 @@ class Key:
     def atoms(self) -> int:
         """The largest atom number the key names (0 for none)."""
         return max([*self.at, *self.has, *self.aux], default=0)
+
+
+def refuse_missing_times(key: Key, file: str) -> None:
+    """FormatError (about ``file``, citing the key line of the latest At atom) when the
+    key's At atoms skip a time 0..K: such a key describes no walk, and its K may be one bad
+    line's (a K of 10^8 made decoding take 53 s and 7 GB)."""
+    missing = key.missing_time() if key.at else None
+    if missing is None:
+        return
+    last = max(key.at, key=lambda atom: key.at[atom][1])
+    name, line, cited = key.where(last, file)
+    raise FormatError(
+        name, line, f"the key names At atoms up to time {key.steps} but none of time "
+        f"{missing}: it is no key of a walk{cited}",
+    )  # fmt: skip
 
 
 def _is_atom_name(text: str) -> bool:

@@ -84,12 +84,17 @@ class _Graph:
         return True
 
     def alive(self, steps: int) -> list[list[bool]]:
-        """``alive[i][v]``: from v at time i, the remaining ``steps - i`` moves can be made."""
+        """``alive[r][v]``: from v, ``r`` more moves can be made, for r = 0 up to the first
+        row that repeats the one before; that row holds for every larger r (a row only loses
+        nodes as r grows, so at most n + 1 rows), whatever ``steps`` is (a K of 10^8 built
+        10^8 rows before the search's deadline was ever looked at)."""
         rows = [[True] * self.n]
         for _ in range(steps):
             later = rows[-1]
-            rows.append([any(later[w] for w in targets) for targets in self.succ])
-        rows.reverse()
+            row = [any(later[w] for w in targets) for targets in self.succ]
+            if row == later:
+                break
+            rows.append(row)
         return rows
 
 
@@ -111,7 +116,7 @@ def _layers(
         return layers, first
     for time in range(1, steps + 1):
         left = steps - time
-        ok_here = alive[time] if alive is not None else None
+        ok_here = alive[min(left, len(alive) - 1)] if alive is not None else None
         layer: dict[int, int] = {}
         for count, state in enumerate(layers[-1]):
             if deadline is not None and not count & 1023 and monotonic() > deadline:

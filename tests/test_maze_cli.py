@@ -1177,3 +1177,15 @@ def test_out_of_memory_while_streaming_says_the_output_is_incomplete(monkeypatch
         "error: out of memory while writing: the output on stdout is incomplete "
         "(try a smaller K)\n"
     )
+
+
+def test_show_solve_gives_up_searching_and_draws_the_maze(tmp_path, monkeypatch):
+    # `maze show --solve` searched without a limit: a K of 10^8 ran until killed (audit 20-C #2)
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "SHOW_SEARCH_SECONDS", 0.0)
+    out = tmp_path / "m.dot"
+    result = CliRunner().invoke(main, ["maze", "show", str(EXAMPLE), "--solve", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "the layered search stopped after 0 s: no path drawn" in result.output
+    assert out.read_text().startswith("digraph maze")

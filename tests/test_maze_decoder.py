@@ -176,3 +176,20 @@ def test_checking_the_key_against_the_maze_builds_the_node_set_once():
     finally:
         del decoder.set
     assert len(calls) == 1
+
+
+def test_a_key_whose_at_times_skip_a_time_is_refused_at_once():
+    # one bad key line made K 10^8: decoding built K + 1 lists, 53 s and 7 GB before its
+    # error, and hung for larger K (audit 20-C #1)
+    key_text = "1 At(START,0)\n2 At(A,1000000)\n"
+    assert parse_key(key_text).missing_time() == 1
+    with pytest.raises(FormatError) as info:
+        decode({1: True, 2: False}, key_text, "x.out", key_line=4)
+    assert (info.value.line, info.value.message) == (
+        5, "the key names At atoms up to time 1000000 but none of time 1: it is no key of a walk"
+    )
+    assert parse_key(CNF.key_text()).missing_time() is None  # a real key names every time
+    # the walk reader needs memory for the atoms, not for K
+    huge = parse_key("1 At(START,0)\n2 At(START,1)\n3 At(A,99999999999)\n")
+    with pytest.raises(FormatError, match="no At"):
+        path_from_valuation({1: True, 2: True}, huge, "x.out")

@@ -119,3 +119,18 @@ def test_exhaustive_on_tiny_complete_graphs(seed):
         walks = brute_force_walks(maze, steps)
         assert count_walks(maze, steps) == len(walks)
         assert find_walk(maze, steps) in (walks or [None])
+
+
+def test_a_huge_k_costs_the_search_no_rows_before_its_deadline():
+    # a K typo'd as 10^8 built 10^8 rows of the dead-end table before the deadline was
+    # looked at: decode's 5 s confirmation ran for minutes (audit 20-C #2)
+    from time import monotonic
+
+    from maze.search import SearchLimit, _Graph
+
+    maze = read_maze(str(Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"))
+    graph = _Graph(maze)
+    assert len(graph.alive(10**8)) <= graph.n + 1
+    with pytest.raises(SearchLimit):
+        find_walk(maze, 10**8, deadline=monotonic())
+    assert find_walk(maze, 5) == find_walk(maze)  # the table's rows still serve a small K
