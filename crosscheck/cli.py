@@ -57,6 +57,7 @@ from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import (
     EXIT_INTERRUPTED,
+    SEED,
     STRICT_HELP,
     Seconds,
     StatusLine,
@@ -164,7 +165,7 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
         ),
         click.option("--proofs", is_flag=True, help="Check our UNSAT proofs with dratify."),
         click.option(
-            seed_flag, "seed", type=int, default=0, show_default=True, help="Seed of our solvers."
+            seed_flag, "seed", type=SEED, default=0, show_default=True, help="Seed of our solvers."
         ),
         click.option("--quiet", "-q", is_flag=True, help="No progress and no warnings on stderr."),
     ]
@@ -495,7 +496,7 @@ def crosscheck_command(
 @click.option("--count", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Random instances to generate and check.")  # fmt: skip
 # (not negative: random.Random(-S) is random.Random(S), so -S would repeat S's formulas)
-@click.option("--seed", "fuzz_seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", "fuzz_seed", type=SEED, default=0, show_default=True,
               help="Instance i uses seed SEED+i.")  # fmt: skip
 @click.option(
     "--family",

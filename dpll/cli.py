@@ -18,6 +18,7 @@ from formats.assignment import read_dp_input, write_dp_output
 from formats.cli import (
     EXIT_INTERRUPTED,
     PATH,
+    SEED,
     STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
@@ -188,7 +189,7 @@ def _statistics(solver: Solver, seconds: float) -> list[str]:
     "vsids-numbered (first decisions by variable number: planning formulas numbered by "
     "time); classic: course (default), random, two-clause, jw, dlis.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option(
     "--timeout",
     type=Seconds(),
@@ -473,7 +474,7 @@ def _run(
     "reproduces its reference outputs), random, two-clause, jw, dlis; cdcl: vsids, "
     "vsids-numbered.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option(
     "--stats",

@@ -247,6 +247,8 @@ class Solver:
             unknown = sorted(set(engine_options) - _engine_options(mode))
             if unknown:
                 raise TypeError(f"Solver() got an unexpected keyword argument {unknown[0]!r}")
+        if seed < 0:  # random.Random(-S) is random.Random(S): -S would repeat S's run
+            raise ValueError(f"seed must be 0 or more, not {seed}")
         self.mode = mode
         self.heuristic = heuristic
         self.seed = seed

@@ -211,6 +211,10 @@ def print_warnings(warnings: Iterable[FormatWarning], quiet: bool = False) -> No
         click.echo(f"warning: {warning}", err=True)
 
 
+SEED = click.IntRange(min=0)
+"""Every ``--seed``: 0 or more. ``random.Random`` takes a negative seed's absolute value, so
+-S would silently repeat S's run."""
+
 STRICT_HELP = (
     "Irregular DIMACS is an error, not a warning: a missing or mismatched header, a "
     "missing final 0, literals above the declared count."

@@ -25,6 +25,7 @@ from formats.assignment import parse_dp_output
 from formats.cli import (
     PATH,
     PATH_OR_DASH,
+    SEED,
     fail,
     fail_if_short,
     leave,
@@ -511,7 +512,7 @@ def _attempt_line(record: Attempt) -> str:
 @encoding_option("assignment: the 8 categories. compact: far fewer clauses (use it for big mazes).")
 @click.option("--steps", "-k", type=STEPS, default=None, help="Use K instead.")
 @click.option("--shortest", is_flag=True, help="Find the least K (0..K) that has a path.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for our solver.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed for our solver.")
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: answer, K, sizes, stats.")
 @click.option("--strict", is_flag=True, help="Treat maze warnings as errors.")
@@ -619,7 +620,7 @@ def solve_command(
 @click.option("--nodes", type=click.IntRange(min=1), required=True, help="Number of nodes.")
 @click.option("--treasures", type=click.IntRange(min=0), required=True, help="Treasures.")
 @click.option("--steps", "-k", type=STEPS, required=True, help="K.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option(
     "--degree", type=float, default=3.0, show_default=True,
     help="Average number of neighbours (finite, 0 or more; NODES-1 or more joins every pair).",

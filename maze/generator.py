@@ -64,6 +64,8 @@ def generate_maze(
     """
     if nodes < 1:
         raise ValueError("a maze needs at least 1 node (START)")
+    if seed < 0:  # random.Random(-S) is random.Random(S): -S would repeat S's maze
+        raise ValueError(f"seed must be 0 or more, not {seed}")
     if treasures < 0 or steps < 0:
         raise ValueError("treasures and steps must be non-negative")
     if treasures and nodes < 2:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.cli import PATH, PATH_OR_DASH, fail, leave, one_stdin, report_errors
+from formats.cli import PATH, PATH_OR_DASH, SEED, fail, leave, one_stdin, report_errors
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError, count
 from formats.streams import check_output, display_name, is_stdout
@@ -66,7 +66,7 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Branching heuristic; classic: two-clause (the seed's) by default; "
             "cdcl: vsids, vsids-numbered.",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed."),
         click.option(
             "--unique/--no-unique",
             default=True,
