@@ -48,6 +48,10 @@ def plot_format(path: str | os.PathLike[str]) -> str:
     return suffix
 
 
+_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+"""savefig metadata that leaves out the date: the same input draws the same file."""
+
+
 class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
 
@@ -58,6 +62,8 @@ def load_pyplot() -> Any:
         import matplotlib
 
         matplotlib.use("Agg")
+        if matplotlib.rcParams["svg.hashsalt"] is None:  # the same ids in every SVG
+            matplotlib.rcParams["svg.hashsalt"] = "satkit"
         import matplotlib.pyplot as plt
     except ImportError:
         raise PlotUnavailable(
@@ -140,7 +146,7 @@ def write_plots(
         _scatter(axes[1], points, ours, reference, timeout)
     figure.tight_layout()
     with atomic_output(path, binary=True) as handle:
-        figure.savefig(handle, format=fmt, dpi=110)
+        figure.savefig(handle, format=fmt, dpi=110, metadata=_NO_DATE.get(fmt))
     plt.close(figure)
 
 

@@ -28,6 +28,10 @@ _TREASURE_FILL = "#ffe08a"
 _PATH_COLOR = "#d62728"
 
 
+_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+"""savefig metadata that leaves out the date: the same input draws the same file."""
+
+
 class RenderError(RuntimeError):
     """A picture could not be made (no renderer available, Graphviz failed, …)."""
 
@@ -179,6 +183,8 @@ def _matplotlib(
         import matplotlib
 
         matplotlib.use("Agg")
+        if matplotlib.rcParams["svg.hashsalt"] is None:  # the same ids in every SVG
+            matplotlib.rcParams["svg.hashsalt"] = "satkit"
         import matplotlib.pyplot as plt
         import networkx as nx
     except ImportError:
@@ -234,6 +240,6 @@ def _matplotlib(
         axes.set_axis_off()
         figure.tight_layout()
         with atomic_output(out, inputs=tuple(inputs), binary=True) as handle:
-            figure.savefig(handle, format=fmt, dpi=110)
+            figure.savefig(handle, format=fmt, dpi=110, metadata=_NO_DATE.get(fmt))
     finally:
         plt.close(figure)
