@@ -500,6 +500,10 @@ def dp(
     and the back matter verbatim; when the clauses are unsatisfiable, just '0'
     and the back matter. IN may be '-' (stdin) or compressed.
 
+    The default (classic DPLL, the course's order) matches the course's outputs; it has
+    no clause learning, so on big inputs (a maze with a long K) it can run for hours
+    where --mode cdcl takes seconds or minutes.
+
     Exit status: 0 when the output is written (satisfiable or not), 1 bad
     input, 2 usage error, 130 when Ctrl-C or SIGTERM stops it (nothing written).
     """

@@ -159,7 +159,21 @@ def _progress(quiet: bool) -> bool:
 @click.group("maze", short_help="The maze treasure hunt: encode, solve, decode, show, generate.")
 def maze_group() -> None:
     """The treasure maze of the assignment: front end, back end, the whole pipeline,
-    random mazes and pictures."""
+    random mazes and pictures.
+
+    \b
+    A maze file: a line of node names (START among them), a line of treasure
+    names (empty for none), a line with K (the number of moves), then one line
+    per node: NODE TREASURES [treasures there] NEXT [nodes its exits lead to].
+
+    \b
+    START A B
+    GOLD
+    2
+    START TREASURES NEXT A B
+    A TREASURES GOLD NEXT START
+    B TREASURES NEXT START
+    """
 
 
 # --------------------------------------------------------------------------- encode
@@ -360,7 +374,14 @@ def decode_command(
 
     IN is a DP output (atom T/F lines, 0, the key), or — with --cnf — a solver's
     result (SAT-competition 's'/'v' lines, or a MiniSat result file). The path
-    is checked before it is printed; an invalid one is an error.
+    is checked before it is printed, and an invalid one is an error: without
+    --maze, only as far as the answer shows (one node at each time, from START,
+    every treasure held at the end; with --cnf, every clause true); with --maze,
+    also every move against the maze's exits, and a NO SOLUTION against the
+    layered search.
+
+    Exit status: 0 when a path or NO SOLUTION is printed, 1 bad input (an invalid
+    path included), 2 usage error.
     """
     one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))

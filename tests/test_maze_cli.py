@@ -16,6 +16,7 @@ from formats.assignment import dp_output_text, parse_dp_input, read_dp_input
 from formats.dimacs import parse_dimacs
 from formats.results import SolverResult, competition_text, minisat_result_text
 from maze.decoder import parse_path_text
+from maze.parser import parse_maze as read_maze_text
 from maze.parser import read_maze
 from maze.validator import path_problems, walk_problems
 from satkit import main
@@ -1189,3 +1190,18 @@ def test_show_solve_gives_up_searching_and_draws_the_maze(tmp_path, monkeypatch)
     assert result.exit_code == 0, result.output
     assert "the layered search stopped after 0 s: no path drawn" in result.output
     assert out.read_text().startswith("digraph maze")
+
+
+def test_help_says_what_a_maze_file_is_and_what_decode_checks():
+    # no --help described the maze file format, and decode's said an invalid path is always
+    # an error, where without --maze no move can be checked (audit 20-C #3, #7)
+    group = run("--help").output
+    assert "NODE TREASURES [treasures there] NEXT [nodes its exits lead to]" in group
+    assert "\b" not in group  # click's no-rewrap mark shows only where it is misplaced
+    example = group.split("NEXT [nodes its exits lead to].", 1)[1].split("Options:")[0]
+    lines = [line.strip() for line in example.strip().splitlines()]
+    maze = read_maze_text("\n".join(lines) + "\n")
+    assert maze.nodes == ["START", "A", "B"] and maze.steps == 2  # the example is a maze
+    decode = " ".join(run("decode", "--help").output.split())
+    assert "without --maze, only as far as the answer shows" in decode
+    assert "Exit status: 0 when a path or NO SOLUTION is printed, 1 bad input" in decode
