@@ -266,6 +266,15 @@ def decode(
         # the walk is checked for the K it was encoded with (the key's): an answer for
         # another K than the maze file's gets a note from the caller, not an error
         check_with_maze(path, maze.with_steps(key.steps), key, file)
+        held = len(trim_path(maze, path)) - 1
+        if held > maze.steps:
+            # a walk encoded for more moves than the maze allows answers the maze only when
+            # its first K moves (a walk of their own) already hold every treasure (audit 20-C)
+            raise FormatError(
+                file, None, f"the walk {' '.join(path)} holds every treasure only after {held} "
+                f"moves, and {maze.name} allows K={maze.steps} (the answer was encoded with "
+                f"K={key.steps}: -k {key.steps} checks it against the maze with that K)",
+            )  # fmt: skip
     steps = len(path) - 1
     if trim:
         if maze is not None:

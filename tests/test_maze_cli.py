@@ -844,19 +844,21 @@ def test_decode_reads_the_key_carried_by_a_converted_dimacs_file(tmp_path):
     assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout.strip())
 
 
-def test_a_walk_encoded_for_a_larger_k_is_checked_for_that_k_with_a_note(tmp_path):
-    # README: "an answer encoded with another K than the maze's gets a note saying so";
-    # the key names the times 0..7, so the walk is checked as a walk of at most 7 moves
+def test_a_walk_encoded_for_a_larger_k_is_checked_against_the_maze_s_k(tmp_path):
+    # README: "an answer encoded with another K than the maze's gets a note saying so"; a
+    # walk of more moves answers the maze only if it holds every treasure within the maze's
+    # K (the decoder's tests have one that does): this one needs 6 of the maze's 5
     dp_in, dp_out = tmp_path / "k7.txt", tmp_path / "k7.out"
     assert run("encode", EXAMPLE, "-k", "7", "-o", dp_in).exit_code == 0
     assert CliRunner().invoke(main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
     result = run("decode", dp_out, "--maze", EXAMPLE)
-    assert result.exit_code == 0 and len(result.stdout.split()) == 8
+    assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (
-        f"note: {dp_out} was encoded with K=7, not {EXAMPLE}'s K=5: its walk was encoded for "
-        "7 moves\n"
+        f"error: {dp_out}: the walk START A START A START C F C holds every treasure only after"
+        f" 6 moves, and {EXAMPLE} allows K=5 (the answer was encoded with K=7: -k 7 checks it"
+        " against the maze with that K)\n"
     )
-    trimmed = run("decode", dp_out, "--maze", EXAMPLE, "--trim")  # validated, then trimmed
+    trimmed = run("decode", dp_out, "--maze", EXAMPLE, "-k", "7", "--trim")  # checked, trimmed
     path = parse_path_text(trimmed.stdout)
     assert trimmed.exit_code == 0 and path is not None
     assert not walk_problems(read_maze(EXAMPLE).with_steps(7), path)

@@ -193,3 +193,32 @@ def test_a_key_whose_at_times_skip_a_time_is_refused_at_once():
     huge = parse_key("1 At(START,0)\n2 At(START,1)\n3 At(A,99999999999)\n")
     with pytest.raises(FormatError, match="no At"):
         path_from_valuation({1: True, 2: True}, huge, "x.out")
+
+
+def test_a_walk_encoded_for_more_moves_answers_the_maze_only_within_its_k():
+    # a 7-move walk was accepted for a maze of K=5 with a note (audit 20-C #4): it answers
+    # the maze only when its first K moves already hold every treasure
+    five = encode(SMALL.with_steps(5))
+    key = parse_key(five.key_text())
+
+    def valuation(path, held_from):
+        values = {atom: False for atom in range(1, five.nvars + 1)}
+        for time, node in enumerate(path):
+            values[five.atoms.at(node, time)] = True
+        for treasure, since in held_from.items():
+            for time in range(since, 6):
+                values[five.atoms.has(treasure, time)] = True
+        return values
+
+    early = ["START", "A", "START", "B", "START", "A"]  # both held after 3 moves: K=3 allows it
+    decoded = decode(valuation(early, {"GOLD": 1, "WAND": 3}), key, "x.out", maze=SMALL)
+    assert decoded.path == early and decoded.steps == 5
+    late = ["START", "A", "START", "A", "START", "B"]  # WAND only after 5 moves
+    with pytest.raises(FormatError) as info:
+        decode(valuation(late, {"GOLD": 1, "WAND": 5}), key, "x.out", maze=SMALL)
+    assert info.value.message.startswith(
+        "the walk START A START A START B holds every treasure only after 5 moves, and "
+    )
+    assert info.value.message.endswith(
+        "allows K=3 (the answer was encoded with K=5: -k 5 checks it against the maze with that K)"
+    )
