@@ -18,6 +18,10 @@ the competition's 10 (SAT) / 20 (UNSAT), and a code that contradicts the
 ``s`` line, a signal, output that is not ``c``/``s``/``v`` lines, or no
 ``s`` line (unless the output says UNKNOWN) is a crash.
 
+CaDiCaL and Kissat write a DRAT proof when a second file is named after the input
+(:data:`PROOF_OPTIONS`: as text, which dratify reads); ``run_program(…, proof_path=…)`` asks
+for one.
+
 :func:`run_program` runs one program under a deadline that really stops it
 (the process and every process still below it are killed: a wrapper script's
 solver would otherwise run on; one detached by a double fork has left the tree)
@@ -57,6 +61,13 @@ PROGRAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "picosat": ("stdout", ()),
 }
 """Program name -> (I/O style, options placed before the input file)."""
+
+PROOF_OPTIONS: dict[str, tuple[str, ...]] = {
+    "cadical": ("--no-binary",),
+    "kissat": ("--no-binary",),
+}
+"""Programs that write a DRAT proof to a file named after the input (``cadical -q
+--no-binary IN PROOF``), with the options that make it text DRAT rather than binary."""
 
 GENERIC: tuple[str, tuple[str, ...]] = ("competition", ())
 """The I/O style and options of every program not in :data:`PROGRAMS`: ``PROGRAM IN``,
@@ -104,6 +115,16 @@ def program_style(program: str) -> str:
     if not program:
         raise ValueError("name the external program after 'bin:'")
     return _driver(program)[0]
+
+
+def writes_proof(program: str) -> bool:
+    """Whether ``program`` (a name or a path) writes a DRAT proof when asked, decided by its
+    file name as its I/O style is (``cadical``, ``kissat``).
+
+    >>> writes_proof("cadical"), writes_proof("/opt/bin/kissat"), writes_proof("minisat")
+    (True, True, False)
+    """
+    return os.path.basename(program) in PROOF_OPTIONS
 
 
 def find_program(program: str) -> str | None:
@@ -222,13 +243,18 @@ def run_program(
     timeout: float | None = None,
     *,
     killer: _Killer | None = None,
+    proof_path: str | None = None,
 ) -> ExternalAnswer:
     """Run ``program`` on the DIMACS file ``cnf_path``; kill it after ``timeout`` seconds.
 
-    Never raises for the program's misbehaviour: a missing program, a bad exit
-    code or unreadable output is a ``crash`` answer with an explanation.
+    With ``proof_path``, a program that `writes_proof` is asked for a text DRAT proof
+    there (ValueError for any other program). Never raises for the program's
+    misbehaviour: a missing program, a bad exit code or unreadable output is a
+    ``crash`` answer with an explanation.
     """
     style = program_style(program)
+    if proof_path is not None and not writes_proof(program):
+        raise ValueError(f"{program} writes no proof (only {', '.join(PROOF_OPTIONS)} do)")
     executable = find_program(program)
     if executable is None:
         return ExternalAnswer("crash", error=f"program {program!r} not found on PATH")
@@ -236,6 +262,8 @@ def run_program(
     with tempfile.TemporaryDirectory(prefix="satkit-ext-") as folder:
         result_path = os.path.join(folder, "result.txt")
         argv = [executable, *options, cnf_path]
+        if proof_path is not None:
+            argv[-1:] = [*PROOF_OPTIONS[os.path.basename(program)], cnf_path, proof_path]
         if style == "result-file":
             argv.append(result_path)
         started = time.perf_counter()

@@ -3,7 +3,8 @@ with dratify (an independent checker), decoded maze paths against the maze.
 
 A solver's SAT answer is only believed once :func:`model_problem` finds every
 input clause satisfied by a plain loop over the clauses as read from the file;
-our UNSAT answers are believed once dratify verifies their DRUP proof.
+an UNSAT answer is checked when its solver gives a proof (ours, PySAT's that trace
+one, CaDiCaL's and Kissat's proof files): dratify must verify it.
 """
 
 from __future__ import annotations
@@ -78,12 +79,16 @@ def load_checker() -> Any:
 def proof_problem(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> str | None:
     """Why the DRUP ``proof`` (text lines) does not refute ``clauses`` (None when dratify
     verifies it). Raises :class:`CheckerMissing` without dratify."""
+    return _text_problem(clauses, "\n".join(proof) + "\n" if proof else "")
+
+
+def _text_problem(clauses: Sequence[Sequence[int]], text: str) -> str | None:
+    """Why the DRAT proof ``text`` does not refute ``clauses`` (None when dratify verifies it)."""
     dratify = load_checker()
     from_dimacs = dratify.from_dimacs
     cnf = dratify.CNF()
     for clause in clauses:
         cnf.add([from_dimacs(lit) for lit in clause])
-    text = "\n".join(proof) + "\n" if proof else ""
     try:
         result = dratify.check_proof(cnf, text)
     except ValueError as exc:
@@ -92,6 +97,20 @@ def proof_problem(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> str
         return None
     where = f" (step {result.failed_step})" if result.failed_step >= 0 else ""
     return f"dratify rejects the proof{where}: {result.reason}"
+
+
+def proof_file_problem(clauses: Sequence[Sequence[int]], path: str) -> str | None:
+    """Why the text DRAT proof in the file at ``path`` does not refute ``clauses`` (None when
+    dratify verifies it), as :func:`proof_problem`. A file that is not ASCII text (a binary
+    proof, say) is not read as one. Raises OSError when the file cannot be read."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError as exc:
+        return f"dratify cannot read the proof: byte {exc.start + 1} is not text (a binary proof?)"
+    del data  # the text alone is big enough
+    return _text_problem(clauses, text)
 
 
 def decode_path(model: Sequence[int], key: Key, name: str) -> tuple[list[str] | None, str | None]:

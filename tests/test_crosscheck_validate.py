@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crosscheck.validate import decode_path, model_problem, path_problem, proof_problem
+from crosscheck.validate import (
+    decode_path,
+    model_problem,
+    path_problem,
+    proof_file_problem,
+    proof_problem,
+)
 from maze.key import key_from_names
 from maze.parser import parse_maze
 
@@ -52,6 +58,26 @@ def test_a_real_proof_verifies_and_a_broken_one_does_not():
 
 def test_an_empty_clause_in_the_input_needs_only_the_empty_lemma():
     assert proof_problem([[1], []], ["0"]) is None
+
+
+def test_a_proof_file_is_checked_as_text_drat(tmp_path):
+    # the proofs of PySAT's solvers and of cadical/kissat come as files (audit 20-B #2)
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical153", bootstrap_with=PHP_3_2, with_proof=True) as solver:
+        assert solver.solve() is False
+        proof = solver.get_proof()
+    good = tmp_path / "good.drat"
+    good.write_text("".join(f"{line}\n" for line in proof), encoding="ascii")
+    assert proof_file_problem(PHP_3_2, str(good)) is None
+    lying = tmp_path / "lying.drat"
+    lying.write_text("0\n", encoding="ascii")
+    assert "dratify rejects the proof" in proof_file_problem(PHP_3_2, str(lying))
+    binary = tmp_path / "binary.drat"  # cadical's default format: not read as text
+    binary.write_bytes(b"a\x02\x00a\x82\x01\x00")
+    assert proof_file_problem(PHP_3_2, str(binary)) == (
+        "dratify cannot read the proof: byte 5 is not text (a binary proof?)"
+    )
 
 
 SMALL = parse_maze(
