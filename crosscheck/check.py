@@ -6,7 +6,9 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
   otherwise, or UNSAT where a checked model (or the maze search's valid
   walk) proves SAT;
 - ``invalid-model``: it said SAT but its model falsifies an input clause;
-- ``invalid-proof``: it is ours, said UNSAT, and dratify rejects its proof;
+- ``invalid-proof``: it said UNSAT and dratify rejects its proof (with
+  ``proofs``: ours, those of PySAT's solvers in :data:`PYSAT_PROOFS`, and
+  the proof files of ``bin:cadical`` and ``bin:kissat``);
 - ``invalid-path``: the maze search's walk is not valid. (A solver's model
   that satisfies every clause yet decodes to no valid walk indicts the CNF,
   not the solver: the instance is ``bad-input``, the run agrees);
@@ -17,10 +19,12 @@ Outcomes of one solver's run (``Run.outcome``), from worst to best:
 The truth an answer is judged against: SAT when some model passes the
 independent check (or the maze search finds a valid walk); otherwise UNSAT
 when some solver says so and no SAT claim (each failed its check) contests
-it, or when one of our UNSAT proofs verifies or the maze search finds no walk
+it, or when one of the UNSAT proofs verifies or the maze search finds no walk
 (for a maze file, whose CNF is encoded here);
 otherwise unknown (a contested UNSAT run keeps ``agree``, its detail says
-``unconfirmed``). The instance's verdict is its
+``unconfirmed``). An UNSAT that one solver alone gave (every other run timed
+out or crashed) and no verified proof backs stands, but its run's detail
+says so (:data:`LONE_UNSAT`). The instance's verdict is its
 worst run outcome. How solvers run: ours in this process with its time
 budget (it polls the deadline); PySAT's and registered ones in a forked
 child killed at the deadline; external programs as processes killed at the
@@ -29,7 +33,6 @@ deadline, on a DIMACS export written once per instance.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import tempfile
 import time
@@ -37,11 +40,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crosscheck.external import run_program, write_clauses
+import psutil
+
+from crosscheck.external import run_program, write_clauses, writes_proof
 from crosscheck.instances import Instance
 from crosscheck.isolate import call_isolated, describe_exception
 from crosscheck.registry import EXTERNAL_PREFIX, canonical_name, make_solver, solver_kind
-from crosscheck.validate import decode_path, model_problem, path_problem, proof_problem
+from crosscheck.validate import (
+    decode_path,
+    model_problem,
+    path_problem,
+    proof_file_problem,
+    proof_problem,
+)
 
 FAILURES = ("disagree", "invalid-model", "invalid-proof", "invalid-path", "crash")
 """Outcomes that make a batch fail (exit 1)."""
@@ -52,13 +63,35 @@ OUTCOMES = (*FAILURES, "timeout", "agree")
 SEARCH = "maze-search"
 """The name under which the maze's layered search appears among the runs."""
 
+PYSAT_PROOFS = frozenset({
+    "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "glucose3", "glucose4",
+    "glucose42", "gluecard3", "gluecard4", "lingeling", "maplechrono", "maplecm",
+})  # fmt: skip
+"""PySAT's solvers asked for a proof (``with_proof=True``) under ``proofs``: those whose
+proofs dratify verified on SATLIB's UNSAT families (PySAT 1.9). ``minisat22``,
+``minisatgh``, ``minicard``, ``minisatep``, ``kissat404`` and ``mergesat3`` trace none;
+``maplesat`` traces one whose variables are one too high (:data:`UNUSABLE_PROOFS`)."""
+
+UNUSABLE_PROOFS = {
+    "maplesat": "PySAT's maplesat numbers the proof's variables one too high: pysat issue #139",
+}
+"""Solvers whose proofs are not asked for, and why (said in their UNSAT runs' ``proof``)."""
+
+LONE_UNSAT = "unconfirmed: no other solver answered"
+"""The detail of an UNSAT run that alone settles its instance, with no verified proof."""
+
+_CHECK_BYTES_PER_BYTE = 20
+"""Memory dratify takes to check a proof, per byte of proof text (about 9 measured on a
+34 MB CaDiCaL proof, doubled): a proof file is not checked when it would not fit."""
+
 _STAT_KEYS = ("decisions", "propagations", "conflicts", "restarts", "learned")
 
 
 @dataclass
 class CheckOptions:
     """How to check: ``solvers`` (registry names), ``timeout`` per solver run (seconds),
-    ``proofs`` (check our UNSAT proofs with dratify), ``seed`` (for our solvers)."""
+    ``proofs`` (ask every solver that can give a DRAT proof for one, and check each UNSAT
+    answer's proof with dratify), ``seed`` (for our solvers)."""
 
     solvers: Sequence[str] = ("dpll:cdcl", "minisat22")
     timeout: float = 60.0
@@ -69,7 +102,8 @@ class CheckOptions:
 @dataclass
 class Run:
     """One solver on one instance: its answer (``status``: SAT, UNSAT, timeout, crash),
-    solve time, and what the checks made of it."""
+    solve time, and what the checks made of it. An UNSAT answer's proof is ``proof`` (text
+    lines, ours) or the text DRAT file ``proof_file`` (PySAT's solvers and programs)."""
 
     solver: str
     status: str
@@ -82,6 +116,7 @@ class Run:
     detail: str = ""
     proof_check: str | None = None  # verified, rejected, unchecked: …
     path: list[str] | None = None
+    proof_file: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready record of this run (the model and proof are left out: too big)."""
@@ -104,9 +139,21 @@ class Run:
 # ------------------------------------------------------------------------ running solvers
 
 
-def _pysat_solve(name: str, clauses: list[list[int]]) -> tuple[Any, ...]:
-    """In a forked child: build the solver, time the solve call only, return the answer."""
-    solver = make_solver(name, bootstrap_with=clauses)
+def _pysat_solve(
+    name: str, clauses: list[list[int]], proof_path: str | None = None
+) -> tuple[Any, ...]:
+    """In a forked child: build the solver, time the solve call only, return the answer.
+
+    With ``proof_path`` the solver traces a proof, and after UNSAT it is written there as
+    text (a file, not the pipe back, carries it: it may be big). The last item returned
+    says why no proof was written after UNSAT, or is None."""
+    no_proof = None
+    tracing = {"with_proof": True} if proof_path else {}
+    try:
+        solver = make_solver(name, bootstrap_with=clauses, **tracing)
+    except NotImplementedError:  # this PySAT build traces no proof for it: solve without
+        solver = make_solver(name, bootstrap_with=clauses)
+        proof_path, no_proof = None, f"{name} gives no proof"
     try:
         started = time.perf_counter()
         verdict = solver.solve()
@@ -116,9 +163,27 @@ def _pysat_solve(name: str, clauses: list[list[int]]) -> tuple[Any, ...]:
             stats = {k: int(v) for k, v in (solver.accum_stats() or {}).items() if k in _STAT_KEYS}
         except (AttributeError, NotImplementedError, TypeError, ValueError):
             stats = {}
+        if verdict is False and proof_path is not None:
+            no_proof = _write_proof(name, solver, proof_path)
     finally:
         solver.delete()
-    return verdict, model, seconds, stats
+    return verdict, model, seconds, stats, no_proof
+
+
+def _write_proof(name: str, solver: Any, path: str) -> str | None:
+    """Write the proof ``solver`` traced to ``path``, one line a step; why it could not be
+    written (None when it was). The answer stands either way."""
+    try:
+        proof = solver.get_proof()
+        if proof is None:
+            return f"{name} gives no proof"
+        with open(path, "w", encoding="ascii") as handle:
+            handle.writelines(f"{line}\n" for line in proof)
+    except NotImplementedError:
+        return f"{name} gives no proof"
+    except (MemoryError, OSError, UnicodeError) as exc:
+        return f"the proof of {name} could not be saved: {describe_exception(exc)}"
+    return None
 
 
 def _status(verdict: bool | None) -> str:
@@ -145,24 +210,48 @@ def run_ours(name: str, instance: Instance, options: CheckOptions) -> Run:
     return Run(name, _status(verdict), seconds, model, proof, None, stats)
 
 
-def run_forked(name: str, instance: Instance, options: CheckOptions) -> Run:
-    """A PySAT (or registered) solver in a forked child, killed at the deadline."""
-    outcome = call_isolated(lambda: _pysat_solve(name, instance.clauses), options.timeout)
+def run_forked(
+    name: str, instance: Instance, options: CheckOptions, proof_path: str | None = None
+) -> Run:
+    """A PySAT (or registered) solver in a forked child, killed at the deadline. With
+    ``proof_path``, a solver of :data:`PYSAT_PROOFS` writes its UNSAT proof there."""
+    if name not in PYSAT_PROOFS:
+        proof_path = None
+    outcome = call_isolated(
+        lambda: _pysat_solve(name, instance.clauses, proof_path), options.timeout
+    )
     if outcome.kind == "timeout":
         return Run(name, "timeout", outcome.seconds)
     if outcome.kind != "ok":
         return Run(name, "crash", outcome.seconds, error=outcome.error)
-    verdict, model, seconds, stats = outcome.value
-    return Run(name, _status(verdict), seconds, model, None, None, stats)
+    verdict, model, seconds, stats, no_proof = outcome.value
+    run = Run(name, _status(verdict), seconds, model, None, None, stats)
+    if verdict is False and proof_path is not None:
+        if no_proof is None:
+            run.proof_file = proof_path
+        else:
+            run.proof_check = f"unchecked: {no_proof}"
+    return run
 
 
-def run_external(name: str, cnf_path: str, options: CheckOptions) -> Run:
-    """An external program on the instance's DIMACS export (whole-process time)."""
-    answer = run_program(name[len(EXTERNAL_PREFIX) :], cnf_path, options.timeout)
+def run_external(
+    name: str, cnf_path: str, options: CheckOptions, proof_path: str | None = None
+) -> Run:
+    """An external program on the instance's DIMACS export (whole-process time). With
+    ``proof_path``, a program that writes proofs (CaDiCaL, Kissat) writes its DRAT there."""
+    program = name[len(EXTERNAL_PREFIX) :]
+    if not writes_proof(program):
+        proof_path = None
+    answer = run_program(program, cnf_path, options.timeout, proof_path=proof_path)
     status = answer.status if answer.status in ("SAT", "UNSAT", "crash") else "timeout"
     run = Run(name, status, answer.seconds, answer.model, error=answer.error)
     if answer.status == "UNKNOWN":
         run.detail = "answered UNKNOWN"
+    if status == "UNSAT" and proof_path is not None:
+        if os.path.isfile(proof_path):
+            run.proof_file = proof_path
+        else:
+            run.proof_check = f"unchecked: {name} wrote no proof file"
     return run
 
 
@@ -187,23 +276,24 @@ def run_search(instance: Instance, timeout: float) -> Run:
     return Run(SEARCH, "UNSAT" if walk is None else "SAT", seconds, path=walk)
 
 
-def run_solvers(instance: Instance, options: CheckOptions) -> list[Run]:
-    """Every solver of ``options`` on ``instance`` (plus the maze search when the maze is known)."""
+def run_solvers(instance: Instance, options: CheckOptions, folder: str) -> list[Run]:
+    """Every solver of ``options`` on ``instance`` (plus the maze search when the maze is
+    known). ``folder`` (empty, the caller's to remove) takes the DIMACS export that programs
+    read and the proof files, which must last until the runs are judged."""
     runs: list[Run] = []
-    with contextlib.ExitStack() as stack:
-        cnf_path: str | None = None  # the DIMACS export, written once when a program needs it
-        for name in map(canonical_name, options.solvers):
-            kind = solver_kind(name)
-            if kind == "ours":
-                runs.append(run_ours(name, instance, options))
-            elif kind == "external":
-                if cnf_path is None:
-                    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="satkit-"))
-                    cnf_path = os.path.join(folder, "instance.cnf")
-                    write_clauses(cnf_path, instance.nvars, instance.clauses)
-                runs.append(run_external(name, cnf_path, options))
-            else:
-                runs.append(run_forked(name, instance, options))
+    cnf_path: str | None = None  # the DIMACS export, written once when a program needs it
+    for number, name in enumerate(map(canonical_name, options.solvers), start=1):
+        proof_path = os.path.join(folder, f"proof-{number}.drat") if options.proofs else None
+        kind = solver_kind(name)
+        if kind == "ours":
+            runs.append(run_ours(name, instance, options))
+        elif kind == "external":
+            if cnf_path is None:
+                cnf_path = os.path.join(folder, "instance.cnf")
+                write_clauses(cnf_path, instance.nvars, instance.clauses)
+            runs.append(run_external(name, cnf_path, options, proof_path))
+        else:
+            runs.append(run_forked(name, instance, options, proof_path))
     if instance.maze is not None:
         runs.append(run_search(instance, options.timeout))
     return runs
@@ -214,8 +304,16 @@ def run_solvers(instance: Instance, options: CheckOptions) -> list[Run]:
 
 def _check_proof(instance: Instance, run: Run, timeout: float) -> None:
     """Fill ``run.proof_check`` (and the outcome when dratify rejects the proof)."""
-    proof = run.proof or []
-    outcome = call_isolated(lambda: proof_problem(instance.clauses, proof), timeout)
+    if run.proof_file is not None:
+        path = run.proof_file
+        too_big = _proof_too_big(path)
+        if too_big:
+            run.proof_check = f"unchecked: {too_big}"
+            return
+        outcome = call_isolated(lambda: proof_file_problem(instance.clauses, path), timeout)
+    else:
+        proof = run.proof or []
+        outcome = call_isolated(lambda: proof_problem(instance.clauses, proof), timeout)
     if outcome.kind == "ok" and outcome.value is None:
         run.proof_check = "verified"
     elif outcome.kind == "ok":
@@ -225,6 +323,29 @@ def _check_proof(instance: Instance, run: Run, timeout: float) -> None:
         run.proof_check = f"unchecked: the check took more than {timeout:g} s"
     else:
         run.proof_check = f"unchecked: {outcome.error}"
+
+
+def _proof_too_big(path: str) -> str | None:
+    """Why the proof file at ``path`` is not checked: it would not fit in the memory free
+    now (None when it would)."""
+    size = os.path.getsize(path)
+    free = psutil.virtual_memory().available
+    if size * _CHECK_BYTES_PER_BYTE <= free:
+        return None
+    return (
+        f"the proof ({size / 1e6:,.0f} MB) needs more memory to check than is free "
+        f"({free / 1e6:,.0f} MB)"
+    )
+
+
+def why_no_proof(solver: str) -> str:
+    """The ``proof`` of an UNSAT run that gave none to check, under ``proofs``.
+
+    >>> why_no_proof("minisat22")
+    'unchecked: minisat22 gives no proof'
+    """
+    reason = UNUSABLE_PROOFS.get(solver)
+    return f"unchecked: {solver} gives no proof" + (f" fit to check ({reason})" if reason else "")
 
 
 def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | None:
@@ -264,10 +385,13 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                     run.outcome, run.detail = "invalid-path", why
     truth = "SAT" if evidence else None
     unsat = [run for run in runs if run.status == "UNSAT"]
+    # (when a checked model proves SAT, every UNSAT run disagrees: no proof is checked)
     if truth is None and unsat:
         for run in unsat:
-            if run.proof is not None:
+            if run.proof is not None or run.proof_file is not None:
                 _check_proof(instance, run, options.timeout)
+            elif options.proofs and not run.proof_check and run.solver != SEARCH:
+                run.proof_check = why_no_proof(run.solver)  # (the maze search: a reference)
         # SAT claims left here all failed their check; one still contests an unchecked UNSAT
         claims = [run.solver for run in runs if run.status == "SAT"]
         # the layered search shares nothing with SAT: its "no walk" is a reference answer,
@@ -279,6 +403,10 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
         )
         if not claims or settled:
             truth = "UNSAT"
+            # one answer, nothing to check it against: it stands (a timeout fails nothing)
+            # but says it is alone
+            if len(unsat) == 1 and not settled and unsat[0].outcome == "agree":
+                unsat[0].detail = LONE_UNSAT
         else:
             for run in unsat:
                 if run.outcome == "agree":
@@ -343,8 +471,9 @@ def check_instance(instance: Instance, options: CheckOptions) -> dict[str, Any]:
                 clauses=len(instance.clauses), notes=list(instance.notes),
             )  # fmt: skip
             return record
-    runs = run_solvers(instance, options)
-    truth = judge(instance, runs, options)
+    with tempfile.TemporaryDirectory(prefix="satkit-") as folder:
+        runs = run_solvers(instance, options, folder)
+        truth = judge(instance, runs, options)  # (proof files are checked here)
     fault = encoding_fault(instance, runs)
     record: dict[str, Any] = {
         "instance": instance.name,

@@ -5,7 +5,9 @@ Per solver: runs, solved (answered SAT or UNSAT), agree, disagree, invalid
 solved runs), and the median ratio of its time to MiniSat's over the
 instances both solved (MiniSat = ``minisat22`` from PySAT, else
 ``bin:minisat``). Times are solve-call times for in-process and PySAT
-solvers and whole-process times for external programs.
+solvers and whole-process times for external programs. Then per solver its
+UNSAT proofs (verified, rejected, unchecked), and how many instances' UNSAT
+rests on one solver's unchecked answer.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crosscheck.check import FAILURES
+from crosscheck.check import FAILURES, LONE_UNSAT, why_no_proof
 
 REFERENCES = ("minisat22", "bin:minisat")
 """The solvers whose time the ratio column divides by, first present wins."""
@@ -84,8 +86,9 @@ class Summary:
     ``answers`` splits the instances that were read into SAT, UNSAT and
     ``unknown``; those that could not be read are ``verdicts["bad-input"]``,
     so ``instances`` = SAT + UNSAT + unknown + bad input. ``failed`` holds the failed
-    records whole; ``timed_out`` and ``unchecked`` (instance, solver, why) only what the
-    notices print.
+    records whole; ``timed_out``, ``unchecked`` (instance, solver, why: proofs whose check
+    did not finish, not those never given) and ``unconfirmed`` (instance, solver: an UNSAT
+    answer that alone settled its instance, no proof verified) only what the notices print.
     """
 
     instances: int
@@ -96,6 +99,7 @@ class Summary:
     failed: list[dict[str, Any]]
     timed_out: list[dict[str, Any]]
     unchecked: list[tuple[str, str, str]] = field(default_factory=list)
+    unconfirmed: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -128,6 +132,7 @@ class Tally:
         self.failed: list[tuple[int, dict[str, Any]]] = []  # (position, record)
         self.timed_out: list[tuple[int, dict[str, Any]]] = []
         self.unchecked: list[tuple[int, tuple[str, str, str]]] = []
+        self.unconfirmed: list[tuple[int, tuple[str, str]]] = []
 
     def add(self, record: dict[str, Any]) -> None:
         """Count one instance's record."""
@@ -149,8 +154,11 @@ class Tally:
             proof = run.get("proof")
             if proof:
                 row.proofs[proof.split(":")[0]] += 1
-                if proof.startswith("unchecked"):
+                # a solver that gives no proof is counted; a check that did not finish is listed
+                if proof.startswith("unchecked") and proof != why_no_proof(name):
                     self.unchecked.append((at, (record["instance"], name, proof)))
+            if run.get("detail") == LONE_UNSAT and record.get("answer") == "UNSAT":
+                self.unconfirmed.append((at, (record["instance"], name)))
             if run["status"] in ("SAT", "UNSAT"):
                 row.solved += 1
                 row.times.append(run["seconds"])
@@ -173,7 +181,7 @@ class Tally:
         return Summary(
             self.instances, self.answers, self.verdicts, list(self.rows.values()),
             self.reference, ordered(self.failed), ordered(self.timed_out),
-            ordered(self.unchecked),
+            ordered(self.unchecked), ordered(self.unconfirmed),
         )  # fmt: skip
 
 
@@ -200,7 +208,8 @@ def _ratio(value: float | None) -> str:
 
 
 def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
-    """The summary as text lines: totals, the per-solver table, proof counts."""
+    """The summary as text lines: totals, the per-solver table, proof counts, and the
+    instances whose UNSAT rests on one solver's unchecked answer."""
     v, a = summary.verdicts, summary.answers
     # instances, each counted once by its worst run (the table below counts runs)
     head = (
@@ -243,6 +252,12 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
         if row.proofs:
             counts = ", ".join(f"{n} {kind}" for kind, n in sorted(row.proofs.items()))
             lines.append(f"proofs of {row.solver}: {counts}")
+    if summary.unconfirmed:
+        count = len(summary.unconfirmed)
+        lines.append(
+            f"unconfirmed: the UNSAT of {count} instance{'' if count == 1 else 's'} rests on "
+            "one solver alone, with no verified proof"
+        )
     return lines
 
 
@@ -261,8 +276,8 @@ def failure_lines(summary: Summary, limit_timeouts: int = 10) -> list[str]:
 
 
 def notice_lines(summary: Summary, limit: int = 10) -> list[str]:
-    """What did not fail but was not fully checked: timeouts, then proofs left unchecked
-    (at most ``limit`` of each)."""
+    """What did not fail but was not fully checked: timeouts, proofs whose check did not
+    finish, UNSAT answers that one solver gave alone (at most ``limit`` of each)."""
     lines: list[str] = []
     shown = summary.timed_out[:limit]
     for record in shown:
@@ -276,4 +291,8 @@ def notice_lines(summary: Summary, limit: int = 10) -> list[str]:
         lines.append(f"proof {why}: {instance} ({name})")
     if len(unchecked) > limit:
         lines.append(f"… and {len(unchecked) - limit} more unchecked proofs")
+    for instance, name in summary.unconfirmed[:limit]:
+        lines.append(f"unconfirmed UNSAT: {instance} ({name} alone)")
+    if len(summary.unconfirmed) > limit:
+        lines.append(f"… and {len(summary.unconfirmed) - limit} more unconfirmed UNSAT answers")
     return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
@@ -110,7 +111,8 @@ def test_agreement_with_models_and_proofs():
     assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
     assert record["runs"]["dpll:cdcl"]["proof"] == "verified"
     assert record["runs"]["dpll:classic"]["proof"] == "verified"
-    assert "proof" not in record["runs"]["minisat22"]
+    # minisat22 traces no proof: its UNSAT says it went unchecked (audit 20-B #2)
+    assert record["runs"]["minisat22"]["proof"] == "unchecked: minisat22 gives no proof"
 
 
 def test_disagreement_on_a_satisfiable_instance():
@@ -310,3 +312,116 @@ def test_more_variables_than_memory_is_bad_input_as_in_solve():
     record = check_instance(huge, CheckOptions(["dpll"], timeout=30))
     assert record["verdict"] == "bad-input" and record["runs"] == {}
     assert record["error"].startswith("huge.cnf: 2,000,000,000 variables need about ")
+
+
+# ---------------------------------------------- every solver's UNSAT proof (audit 20-B #2)
+
+
+def test_the_proofs_of_pysat_solvers_are_checked():
+    options = CheckOptions(["cadical153", "glucose4", "lingeling"], timeout=30, proofs=True)
+    record = check_instance(UNSAT, options)
+    assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
+    assert {run["proof"] for run in record["runs"].values()} == {"verified"}
+    # a SAT answer needs no proof; without --proofs none is asked for
+    record = check_instance(SAT, options)
+    assert not any("proof" in run for run in record["runs"].values())
+    record = check_instance(UNSAT, CheckOptions(["cadical153"], timeout=30))
+    assert "proof" not in record["runs"]["cadical153"]
+
+
+class LyingProof:
+    """A real PySAT solver whose proof is only the empty clause (not RUP from the input)."""
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def __getattr__(self, name):
+        return getattr(self.solver, name)
+
+    def get_proof(self):
+        return ["0"]
+
+
+def test_a_tampered_pysat_proof_is_rejected(monkeypatch):
+    real = check_module.make_solver
+
+    def make(name, **options):
+        solver = real(name, **options)
+        return LyingProof(solver) if options.get("with_proof") else solver
+
+    monkeypatch.setattr(check_module, "make_solver", make)
+    record = check_instance(UNSAT, CheckOptions(["glucose4"], timeout=30, proofs=True))
+    run = record["runs"]["glucose4"]
+    assert (run["outcome"], run["proof"]) == ("invalid-proof", "rejected")
+    assert run["detail"].startswith("dratify rejects the proof")
+    assert record["verdict"] == "invalid-proof"
+
+
+def test_an_unsat_answer_without_a_proof_says_so():
+    options = CheckOptions(["minisat22", "maplesat", "cadical153"], timeout=30, proofs=True)
+    record = check_instance(UNSAT, options)
+    runs = record["runs"]
+    assert runs["minisat22"]["proof"] == "unchecked: minisat22 gives no proof"
+    assert runs["maplesat"]["proof"].startswith("unchecked: maplesat gives no proof fit to check")
+    assert runs["cadical153"]["proof"] == "verified"
+    assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical is not on PATH")
+def test_the_proof_of_bin_cadical_is_checked():
+    record = check_instance(UNSAT, CheckOptions(["bin:cadical"], timeout=30, proofs=True))
+    run = record["runs"]["bin:cadical"]
+    assert (run["status"], run["outcome"], run["proof"]) == ("UNSAT", "agree", "verified")
+    assert "detail" not in run  # a verified proof confirms a lone answer
+
+
+def _fake_solver(folder, name, proof):
+    """A program called ``name`` that answers UNSAT and writes ``proof`` to its last
+    argument when it is called as cadical and kissat are asked for a text proof."""
+    path = folder / name
+    path.write_text(
+        "#!/bin/sh\n"
+        '[ "$1 $2" = "-q --no-binary" ] || { echo "c wrong options: $*"; exit 1; }\n'
+        f"printf -- '{proof}' > \"$4\"\n"
+        "echo 's UNSATISFIABLE'\n"
+        "exit 20\n"
+    )
+    path.chmod(0o755)
+    return f"bin:{path}"
+
+
+@pytest.mark.parametrize("program", ["cadical", "kissat"])
+def test_a_program_named_cadical_or_kissat_is_asked_for_a_text_proof(tmp_path, program):
+    # kissat is not installed here: a stand-in named like it shows the call it gets
+    (tmp_path / "good").mkdir()
+    (tmp_path / "bad").mkdir()
+    right = "-2 0\\n-4 0\\n-6 0\\n0\\n"  # RUP step by step on UNSAT (pigeonhole 3 into 2)
+    good = _fake_solver(tmp_path / "good", program, right)
+    bad = _fake_solver(tmp_path / "bad", program, "0\\n")
+    record = check_instance(UNSAT, CheckOptions([good, bad], timeout=30, proofs=True))
+    assert record["runs"][good]["proof"] == "verified"
+    assert (record["runs"][bad]["outcome"], record["runs"][bad]["proof"]) == (
+        "invalid-proof", "rejected")  # fmt: skip
+    assert record["verdict"] == "invalid-proof"
+
+
+def test_an_unsat_that_one_solver_gave_alone_is_unconfirmed(tmp_path):
+    script = tmp_path / "saysunsat"
+    script.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n")
+    script.chmod(0o755)
+    liar = f"bin:{script}"
+    # the formula is satisfiable, but the only other solver times out
+    record = check_instance(SAT, CheckOptions([liar, "test:sleeps"], timeout=0.5, proofs=True))
+    run = record["runs"][liar]
+    assert record["answer"] == "UNSAT" and record["verdict"] == "timeout"  # fails nothing
+    assert (run["outcome"], run["detail"]) == ("agree", check_module.LONE_UNSAT)
+    assert run["proof"] == f"unchecked: {liar} gives no proof"
+    # a second answer, or a verified proof, confirms it
+    record = check_instance(UNSAT, CheckOptions([liar, "minisat22"], timeout=30))
+    assert "detail" not in record["runs"][liar]
+    record = check_instance(UNSAT, CheckOptions(["dpll", "test:sleeps"], timeout=0.5, proofs=True))
+    assert record["runs"]["dpll:cdcl"]["proof"] == "verified"
+    assert "detail" not in record["runs"]["dpll:cdcl"]
+    # without --proofs our own lone UNSAT is no better
+    record = check_instance(UNSAT, CheckOptions(["dpll", "test:sleeps"], timeout=0.5))
+    assert record["runs"]["dpll:cdcl"]["detail"] == "unconfirmed: no other solver answered"

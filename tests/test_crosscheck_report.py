@@ -7,6 +7,7 @@ import tracemalloc
 
 import pytest
 
+from crosscheck.check import LONE_UNSAT
 from crosscheck.report import Tally, failure_lines, summarize, summary_lines
 
 
@@ -118,3 +119,61 @@ def test_a_tally_keeps_no_record_that_did_not_fail():
         tracemalloc.stop()
     assert grown / 5000 < 300  # solve times and ratios, which the medians need (was 4 KB)
     assert tally.summary().instances == 5001
+
+
+def test_unsat_answers_nothing_checked_are_counted(tmp_path):
+    # audit 20-B #2: a solver that gives no proof is counted, not listed; a lone UNSAT is both
+    records = [
+        {"instance": "g", "verdict": "agree", "answer": "UNSAT",
+         "runs": {"dpll:cdcl": run("UNSAT", 1.0, proof="verified"),
+                  "minisat22": run("UNSAT", 0.5, proof="unchecked: minisat22 gives no proof")}},
+        {"instance": "h", "verdict": "timeout", "answer": "UNSAT",
+         "runs": {"dpll:cdcl": run("timeout", 9.0, "timeout"),
+                  "minisat22": run("UNSAT", 0.5, detail=LONE_UNSAT,
+                                   proof="unchecked: minisat22 gives no proof")}},
+    ]  # fmt: skip
+    summary = summarize(records, ["dpll:cdcl", "minisat22"])
+    assert summary.unchecked == [] and summary.unconfirmed == [("h", "minisat22")]
+    lines = summary_lines(summary)
+    assert lines[-2:] == [
+        "proofs of minisat22: 2 unchecked",
+        "unconfirmed: the UNSAT of 1 instance rests on one solver alone, with no verified proof",
+    ]
+    assert failure_lines(summary) == [
+        "timeout: h (dpll:cdcl)",
+        "unconfirmed UNSAT: h (minisat22 alone)",
+    ]
+
+
+def test_through_the_cli_a_lone_unsat_is_unconfirmed_and_minisat_unchecked(tmp_path):
+    from click.testing import CliRunner
+
+    from satkit import main
+
+    unsat = tmp_path / "php.cnf"  # pigeonhole 3 into 2
+    unsat.write_text("p cnf 6 9\n1 2 0\n3 4 0\n5 6 0\n-1 -3 0\n-1 -5 0\n-3 -5 0\n"
+                     "-2 -4 0\n-2 -6 0\n-4 -6 0\n")  # fmt: skip
+    says = tmp_path / "saysunsat"
+    says.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n")
+    hangs = tmp_path / "hang"
+    hangs.write_text("#!/bin/sh\nexec sleep 1000\n")
+    for script in (says, hangs):
+        script.chmod(0o755)
+    args = ["crosscheck", str(unsat), "--proofs", "--timeout", "1",
+            "--solvers", f"bin:{says},bin:{hangs}"]  # fmt: skip
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output  # a timeout fails nothing
+    lines = result.output.splitlines()
+    assert f"proofs of bin:{says}: 1 unchecked" in lines
+    assert (
+        "unconfirmed: the UNSAT of 1 instance rests on one solver alone, with no verified proof"
+        in lines
+    )
+    assert f"unconfirmed UNSAT: {unsat} (bin:{says} alone)" in lines
+    args = ["crosscheck", str(unsat), "--proofs", "--solvers", "minisat22,cadical153",
+            "--json", "-"]  # fmt: skip
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0
+    record = json.loads(result.stdout.splitlines()[0])
+    assert record["runs"]["minisat22"]["proof"] == "unchecked: minisat22 gives no proof"
+    assert record["runs"]["cadical153"]["proof"] == "verified"
