@@ -65,15 +65,17 @@ SEARCH = "maze-search"
 
 PYSAT_PROOFS = frozenset({
     "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "glucose3", "glucose4",
-    "glucose42", "gluecard3", "gluecard4", "lingeling", "maplechrono", "maplecm",
+    "glucose42", "gluecard3", "gluecard4", "lingeling", "maplechrono",
 })  # fmt: skip
 """PySAT's solvers asked for a proof (``with_proof=True``) under ``proofs``: those whose
-proofs dratify verified on SATLIB's UNSAT families (PySAT 1.9). ``minisat22``,
-``minisatgh``, ``minicard``, ``minisatep``, ``kissat404`` and ``mergesat3`` trace none;
-``maplesat`` traces one whose variables are one too high (:data:`UNUSABLE_PROOFS`)."""
+proofs dratify verified on 147 of SATLIB's UNSAT instances (aim, dubois, pret, hole6-7,
+uuf50; PySAT 1.9). ``minisat22``, ``minisatgh``, ``minicard``, ``minisatep``, ``kissat404``
+and ``mergesat3`` trace none; ``maplesat`` and ``maplecm`` trace proofs that dratify rejects
+for reasons of their own (:data:`UNUSABLE_PROOFS`)."""
 
 UNUSABLE_PROOFS = {
     "maplesat": "PySAT's maplesat numbers the proof's variables one too high: pysat issue #139",
+    "maplecm": "PySAT's maplecm may end its proof without the empty clause",
 }
 """Solvers whose proofs are not asked for, and why (said in their UNSAT runs' ``proof``)."""
 

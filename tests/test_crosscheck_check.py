@@ -358,11 +358,14 @@ def test_a_tampered_pysat_proof_is_rejected(monkeypatch):
 
 
 def test_an_unsat_answer_without_a_proof_says_so():
-    options = CheckOptions(["minisat22", "maplesat", "cadical153"], timeout=30, proofs=True)
+    options = CheckOptions(["minisat22", "maplesat", "maplecm", "cadical153"], timeout=30,
+                           proofs=True)  # fmt: skip
     record = check_instance(UNSAT, options)
     runs = record["runs"]
     assert runs["minisat22"]["proof"] == "unchecked: minisat22 gives no proof"
+    # proofs that dratify rejects for the solver's own reasons are not asked for
     assert runs["maplesat"]["proof"].startswith("unchecked: maplesat gives no proof fit to check")
+    assert runs["maplecm"]["proof"].startswith("unchecked: maplecm gives no proof fit to check")
     assert runs["cadical153"]["proof"] == "verified"
     assert record["verdict"] == "agree" and record["answer"] == "UNSAT"
 
