@@ -428,3 +428,15 @@ def test_an_unsat_that_one_solver_gave_alone_is_unconfirmed(tmp_path):
     # without --proofs our own lone UNSAT is no better
     record = check_instance(UNSAT, CheckOptions(["dpll", "test:sleeps"], timeout=0.5))
     assert record["runs"]["dpll:cdcl"]["detail"] == "unconfirmed: no other solver answered"
+
+
+def test_a_proof_file_too_big_for_the_free_memory_is_unchecked_not_ok(monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(
+        check_module.psutil, "virtual_memory", lambda: SimpleNamespace(available=100)
+    )
+    record = check_instance(UNSAT, CheckOptions(["cadical153"], timeout=30, proofs=True))
+    run = record["runs"]["cadical153"]
+    assert run["outcome"] == "agree" and run["detail"] == check_module.LONE_UNSAT
+    assert run["proof"].startswith("unchecked: the proof (0 MB) needs more memory to check")
