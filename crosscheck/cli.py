@@ -163,7 +163,12 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
             help="Seconds per solver run (above 0, at most 1,000,000); the run is stopped "
             "(killed) after it.",
         ),
-        click.option("--proofs", is_flag=True, help="Check our UNSAT proofs with dratify."),
+        click.option(
+            "--proofs",
+            is_flag=True,
+            help="Ask every solver that can give one (ours, PySAT's cadical/glucose/lingeling…, "
+            "bin:cadical, bin:kissat) for a DRUP/DRAT proof of UNSAT and check it with dratify.",
+        ),
         click.option(
             seed_flag, "seed", type=SEED, default=0, show_default=True, help="Seed of our solvers."
         ),
@@ -379,7 +384,7 @@ def crosscheck_command(
     fail_on_timeout: bool,
 ) -> None:
     """Run our DPLL beside reference solvers on CNF files, maze CNFs and mazes, and check
-    every answer: SAT/UNSAT agreement, every model against the input clauses, our UNSAT
+    every answer: SAT/UNSAT agreement, every model against the input clauses, UNSAT
     proofs with dratify (--proofs), and every maze answer decoded to a path and validated
     (the layered search gives the reference answer).
 
