@@ -22,6 +22,7 @@ from typing import Any
 
 from crosscheck.report import REFERENCES
 from formats.streams import atomic_output
+from maze.render import NO_DATE, import_pyplot, missing_module
 
 _FLOOR = 1e-5  # seconds: log axes need a positive value
 
@@ -48,10 +49,6 @@ def plot_format(path: str | os.PathLike[str]) -> str:
     return suffix
 
 
-_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
-"""savefig metadata that leaves out the date: the same input draws the same file."""
-
-
 class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
 
@@ -59,17 +56,14 @@ class PlotUnavailable(RuntimeError):
 def load_pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend, or :class:`PlotUnavailable`."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        if matplotlib.rcParams["svg.hashsalt"] is None:  # the same ids in every SVG
-            matplotlib.rcParams["svg.hashsalt"] = "satkit"
-        import matplotlib.pyplot as plt
-    except ImportError:
+        return import_pyplot()
+    except ImportError as exc:
+        if not missing_module(exc):
+            broken = f"--plot: matplotlib is installed but does not load: {exc}"
+            raise PlotUnavailable(broken) from None
         raise PlotUnavailable(
             "--plot needs matplotlib: pip install 'dimacs-satkit[plot]'"
         ) from None
-    return plt
 
 
 def _solved(run: dict[str, Any]) -> bool:
@@ -146,7 +140,7 @@ def write_plots(
         _scatter(axes[1], points, ours, reference, timeout)
     figure.tight_layout()
     with atomic_output(path, binary=True) as handle:
-        figure.savefig(handle, format=fmt, dpi=110, metadata=_NO_DATE.get(fmt))
+        figure.savefig(handle, format=fmt, dpi=110, metadata=NO_DATE.get(fmt))
     plt.close(figure)
 
 

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Sequence
+from typing import Any
 
 from formats.streams import COMPRESSED_SUFFIXES, atomic_output
 from maze.model import START, Maze
@@ -28,8 +29,30 @@ _TREASURE_FILL = "#ffe08a"
 _PATH_COLOR = "#d62728"
 
 
-_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
 """savefig metadata that leaves out the date: the same input draws the same file."""
+
+
+def import_pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, with the SVG ids fixed (the same input draws
+    the same file); ImportError when matplotlib is missing or does not load."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    if matplotlib.rcParams["svg.hashsalt"] is None:
+        matplotlib.rcParams["svg.hashsalt"] = "satkit"
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def missing_module(exc: ImportError) -> bool:
+    """Whether ``exc`` says the plot extra is not installed, rather than installed and
+    broken (matplotlib 3.7.0 beside numpy 2: "pip install" was the wrong advice)."""
+    return isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in (
+        "matplotlib",
+        "networkx",
+    )
 
 
 class RenderError(RuntimeError):
@@ -180,14 +203,11 @@ def _matplotlib(
     inputs: Sequence[str | os.PathLike[str]],
 ) -> None:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        if matplotlib.rcParams["svg.hashsalt"] is None:  # the same ids in every SVG
-            matplotlib.rcParams["svg.hashsalt"] = "satkit"
-        import matplotlib.pyplot as plt
+        plt = import_pyplot()
         import networkx as nx
-    except ImportError:
+    except ImportError as exc:
+        if not missing_module(exc):
+            raise RenderError(f"the plot extra is installed but does not load: {exc}") from None
         raise RenderError(
             "SVG/PNG pictures need Graphviz's `dot` on PATH or the plot extra "
             "(pip install 'dimacs-satkit[plot]': matplotlib and networkx)"
@@ -240,6 +260,6 @@ def _matplotlib(
         axes.set_axis_off()
         figure.tight_layout()
         with atomic_output(out, inputs=tuple(inputs), binary=True) as handle:
-            figure.savefig(handle, format=fmt, dpi=110, metadata=_NO_DATE.get(fmt))
+            figure.savefig(handle, format=fmt, dpi=110, metadata=NO_DATE.get(fmt))
     finally:
         plt.close(figure)

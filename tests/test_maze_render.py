@@ -116,3 +116,25 @@ def test_matplotlib_svg_is_the_same_file_every_time(tmp_path):
     render(MAZE, second, PATH, engine="matplotlib")
     assert first.read_bytes() == second.read_bytes()
     assert b"<dc:date>" not in first.read_bytes()
+
+
+def test_an_installed_matplotlib_that_does_not_load_is_named_as_such(tmp_path, monkeypatch):
+    # matplotlib 3.7.0 beside numpy 2 fails to import: the message said to pip install the
+    # extra that was installed (audit 20-A #3)
+    import crosscheck.plot
+    from crosscheck.plot import PlotUnavailable, load_pyplot
+
+    def broken():
+        raise ImportError("numpy.core.multiarray failed to import")
+
+    monkeypatch.setattr("maze.render.shutil.which", lambda name: None)
+    monkeypatch.setattr("maze.render.import_pyplot", broken)
+    with pytest.raises(RenderError) as info:
+        render(MAZE, tmp_path / "m.png")
+    assert str(info.value) == (
+        "the plot extra is installed but does not load: numpy.core.multiarray failed to import"
+    )
+    monkeypatch.setattr(crosscheck.plot, "import_pyplot", broken)
+    with pytest.raises(PlotUnavailable, match="installed but does not load: numpy"):
+        load_pyplot()
+    assert list(tmp_path.iterdir()) == []
