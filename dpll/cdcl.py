@@ -14,7 +14,9 @@ Features (each measured before it was kept; see bench/README.md):
 - VSIDS on a lazy binary heap (``heapq`` with stale entries), started from literal
   occurrence counts (Chaff's initial scores) with each variable's more frequent polarity
   as its first phase; phase saving, and target phases (the values of the longest
-  conflict-free trail seen, as in CaDiCaL);
+  conflict-free trail seen, as in CaDiCaL); reason-side bumping (the variables of the
+  reasons of the learnt clause's literals are bumped too, as in MapleCOMSPS and CaDiCaL;
+  off for mazes, `maze.pipeline.DPLL_OPTIONS`);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;
@@ -27,7 +29,8 @@ Features (each measured before it was kept; see bench/README.md):
 References: N. Eén, N. Sörensson, "An Extensible SAT-solver" (SAT 2003) and MiniSat 2.2
 ``core/Solver.cc``; G. Audemard, L. Simon, "Predicting Learnt Clauses Quality in Modern
 SAT Solvers" (IJCAI 2009, glucose); M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of
-Las Vegas algorithms" (1993).
+Las Vegas algorithms" (1993); J. H. Liang, V. Ganesh, P. Poupart, K. Czarnecki, "Learning
+Rate Based Branching Heuristic for SAT Solvers" (SAT 2016).
 
 Reasons are stored per variable: ``None`` for decisions, assumptions and top-level facts,
 an ``int`` (the other, false literal) for an implication by a binary clause, or the clause
@@ -126,6 +129,8 @@ class CDCLEngine:
     spent (see `rephase_walk` for ``walk_effort`` and ``walk_patience``).
     ``occurrence_start`` orders the first decisions by occurrence counts (see
     `start_from_occurrences`); without it they follow the variable numbering.
+    ``reason_bump`` is the share of a bump the reason-side variables of each learnt
+    clause get (0: none; see `_bump_reason_side`).
     """
 
     def __init__(
@@ -146,6 +151,7 @@ class CDCLEngine:
         walk_effort: float = 0.3,
         walk_patience: int = 10,
         occurrence_start: bool = True,
+        reason_bump: float = 1.0,
     ) -> None:
         if restarts not in ("luby", "glucose"):
             raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
@@ -166,6 +172,7 @@ class CDCLEngine:
         self.walk_effort = walk_effort
         self.walk_patience = walk_patience
         self.start_pending = occurrence_start  # start_from_occurrences before the first search
+        self.reason_bump = reason_bump  # reason-side bump, as a share of a bump; 0 = none
         self.user_phase: list[int] = [-1]  # by variable: set_phases's polarity; -1 = none
         self.preferred: set[int] = set()  # variables whose saved phase prefer_phases chose
         self.walk_rng = random.Random(seed)
@@ -651,6 +658,9 @@ class CDCLEngine:
             for q in toclear:
                 seen[q >> 1] = 0
 
+        if self.reason_bump:
+            self._bump_reason_side(learnt)
+
         # backjump level: the highest level among learnt[1:], moved to position 1
         if len(learnt) == 1:
             return learnt, 0
@@ -663,6 +673,53 @@ class CDCLEngine:
                 best = i
         learnt[1], learnt[best] = learnt[best], learnt[1]
         return learnt, bt
+
+    def _bump_reason_side(self, learnt: list[int]) -> None:
+        """Reason-side bumping (J. H. Liang, V. Ganesh, P. Poupart, K. Czarnecki, "Learning
+        Rate Based Branching Heuristic for SAT Solvers", SAT 2016, and "An Empirical Study
+        of Branching Heuristics through the Lens of Global Learning Rate", SAT 2017): the
+        variables of the reasons of the learnt clause's literals, not in the clause, get
+        ``reason_bump`` of a bump too."""
+        seen = self.seen
+        level = self.level
+        reason = self.reason
+        act = self.act
+        inheap = self.inheap
+        inc = self.var_inc * self.reason_bump
+        top = 0.0  # the largest activity reached
+        for q in learnt:
+            seen[q >> 1] = 1
+        marked = []
+        mark = marked.append
+        for q in learnt:
+            r = reason[q >> 1]
+            if r is None:
+                continue
+            if r.__class__ is int:
+                w = r >> 1
+                if not seen[w] and level[w] > 0:
+                    seen[w] = 1
+                    mark(w)
+                    a = act[w] = act[w] + inc
+                    inheap[w] = False
+                    if a > top:
+                        top = a
+                continue
+            for x in r:
+                w = x >> 1
+                if not seen[w] and level[w] > 0:
+                    seen[w] = 1
+                    mark(w)
+                    a = act[w] = act[w] + inc
+                    inheap[w] = False
+                    if a > top:
+                        top = a
+        for q in learnt:
+            seen[q >> 1] = 0
+        for w in marked:
+            seen[w] = 0
+        if top > _RESCALE:
+            self._rescale()
 
     def _lit_redundant(self, p: int, abstract: int, toclear: list[int]) -> bool:
         """True if false literal ``p`` (in the learnt clause) is implied by the others.
