@@ -16,7 +16,7 @@ Features (each measured before it was kept; see bench/README.md):
   as its first phase; phase saving, and target phases (the values of the longest
   conflict-free trail seen, as in CaDiCaL); reason-side bumping (the variables of the
   reasons of the learnt clause's literals are bumped too, as in MapleCOMSPS and CaDiCaL;
-  off for mazes, `maze.pipeline.DPLL_OPTIONS`);
+  off for mazes, `maze.pipeline.DPLL_OPTIONS`, and for the Hitman knowledge base);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;

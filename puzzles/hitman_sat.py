@@ -123,7 +123,9 @@ class KnowledgeBase:
         self.known: dict[Cell, str] = {}
         self.candidates: dict[Cell, list[str]] = {cell: list(CONTENTS) for cell in self.cells}
         self.sat_calls = 0
-        self._solver = Solver(mode="cdcl")
+        # no reason-side bumping: these deductions make ~2,000 decisions per conflict, and
+        # with it big_map_example took 4,429 conflicts instead of 198 (4.2 s -> 6.9 s)
+        self._solver = Solver(mode="cdcl", reason_bump=0.0)
         self._up_to_date = False  # True: no clause added since the last deduce()
         self._observed: set[tuple[Any, ...]] = set()
         # what observations mention each cell: a hearing window ("hears", p), which
