@@ -683,41 +683,31 @@ class CDCLEngine:
         seen = self.seen
         level = self.level
         reason = self.reason
-        act = self.act
-        inheap = self.inheap
-        inc = self.var_inc * self.reason_bump
-        top = 0.0  # the largest activity reached
         for q in learnt:
             seen[q >> 1] = 1
-        marked = []
+        marked: list[int] = []
         mark = marked.append
         for q in learnt:
             r = reason[q >> 1]
             if r is None:
                 continue
-            if r.__class__ is int:
-                w = r >> 1
-                if not seen[w] and level[w] > 0:
-                    seen[w] = 1
-                    mark(w)
-                    a = act[w] = act[w] + inc
-                    inheap[w] = False
-                    if a > top:
-                        top = a
-                continue
-            for x in r:
+            for x in (r,) if r.__class__ is int else r:  # (a clause's x = q^1 is marked)
                 w = x >> 1
                 if not seen[w] and level[w] > 0:
                     seen[w] = 1
                     mark(w)
-                    a = act[w] = act[w] + inc
-                    inheap[w] = False
-                    if a > top:
-                        top = a
         for q in learnt:
             seen[q >> 1] = 0
+        act = self.act
+        inheap = self.inheap
+        inc = self.var_inc * self.reason_bump
+        top = 0.0  # the largest activity reached
         for w in marked:
             seen[w] = 0
+            a = act[w] = act[w] + inc
+            inheap[w] = False  # entry stale: pushed again when w is unassigned
+            if a > top:
+                top = a
         if top > _RESCALE:
             self._rescale()
 
