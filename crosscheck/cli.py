@@ -49,7 +49,7 @@ from crosscheck.fuzz import (
     save_timeout,
 )
 from crosscheck.generators import MIN_VARS
-from crosscheck.instances import Instance, discover, load_instance
+from crosscheck.instances import Instance, discover, is_instance_file, load_instance
 from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, plot_point, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import Tally, failure_lines, notice_lines, summary_lines
@@ -179,13 +179,22 @@ def _common(func: Any, seed_flag: str = "--seed") -> Any:
     return func
 
 
-def _refuse_a_cnf_as_log(json_path: str | None) -> None:
-    """Usage error for ``--json`` naming an existing CNF file: ``--json *.cnf`` made the
-    first instance the log (DESIGN: never overwrite an input), as ``satkit solve`` refuses
-    one as its RESULT."""
-    if json_path is not None and named_dimacs(json_path) and os.path.exists(json_path):
+def _refuse_an_instance_as_log(json_path: str | None) -> None:
+    """Usage error for ``--json`` naming an existing file that a batch would take as an
+    instance (.cnf, .dimacs, a maze or DP .txt) and that holds no JSON records:
+    ``--json *.cnf`` made the first instance the log (DESIGN: never overwrite an input), as
+    ``satkit solve`` refuses a CNF as its RESULT. An earlier log of that name is replaced."""
+    if json_path is None or not is_instance_file(json_path) or not os.path.isfile(json_path):
+        return
+    try:
+        with open(json_path, "rb") as handle:
+            start = handle.read(4096).lstrip()
+    except OSError:
+        return  # (check_output names what is wrong with it)
+    if start and not start.startswith(b"{"):
+        kind = "CNF" if named_dimacs(json_path) else "instance"
         raise click.UsageError(
-            f"--json {json_path} is an existing CNF file, not overwritten with the records "
+            f"--json {json_path} is an existing {kind} file, not overwritten with the records "
             "(--json takes the log's name; the instances come after it)"
         )
 
@@ -415,7 +424,7 @@ def crosscheck_command(
     for target in (json_path, plot_path):  # before the batch, not after it
         if target is not None:  # ('' too: refused as an empty name)
             check_output(target, inputs=inputs)
-    _refuse_a_cnf_as_log(json_path)  # (after: one of the inputs is named so, exit 1)
+    _refuse_an_instance_as_log(json_path)  # (after: one of the inputs is named so, exit 1)
     # stdin, a pipe or a device is read once, here: every instance (and worker) may need it
     once = maze_path == "-" or (maze_path is not None and not os.path.isfile(maze_path))
     maze_data = read_bytes(maze_path) if once and maze_path is not None else None
@@ -583,7 +592,7 @@ def fuzz_command(
             param_hint="'--max-vars'",
         )
     _need_tools(proofs)
-    _refuse_a_cnf_as_log(json_path)
+    _refuse_an_instance_as_log(json_path)
     if json_path is not None:
         check_output(json_path)  # before the run, not after it
     with failure_folder(out_dir):  # the same: a folder that cannot take the failures

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 
 from formats.detect import before_comment, named_dimacs, parse_detected, strip_compression
 from formats.errors import FormatError
+from formats.memory import available_memory, shortage
 from formats.streams import decode_text, display_name, read_bytes, same_file, text_lines
-from maze.cnf import ENCODINGS, encode
+from maze.cnf import CLAUSE_BYTES_IN_MEMORY, ENCODINGS, encode
 from maze.key import Key, key_from_names, parse_key, refuse_missing_times
 from maze.model import Maze
 from maze.parser import parse_maze, read_maze
@@ -209,6 +210,15 @@ def maze_instance(
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r} (valid: {', '.join(ENCODINGS)})")
     cnf = encode(maze, encoding)
+    # a K typo'd as 10^8 filled 24 GB before the worker's watchdog stopped it (review 20);
+    # `maze solve` refuses such a K by the same count before building a clause
+    hint = " (lower K)" if encoding == "compact" else " (lower K, or --encoding compact)"
+    why = shortage(
+        f"K gives {cnf.clause_count:,} clauses, which", cnf.clause_count * CLAUSE_BYTES_IN_MEMORY,
+        available_memory(), "memory", hint,
+    )  # fmt: skip
+    if why is not None:
+        raise FormatError(name, 3, why)
     key = key_from_names(cnf.names(), name)
     notes = [str(warning) for warning in maze.warnings]
     return Instance(

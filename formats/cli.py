@@ -28,6 +28,8 @@ from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
 from formats.errors import EnvironmentFailure, FormatError, FormatWarning
 from formats.formula import Formula
+from formats.memory import byte_size as byte_size
+from formats.memory import shortage
 from formats.signals import STOP_SIGNALS as STOP_SIGNALS
 from formats.signals import signal_raises as signal_raises
 from formats.signals import terminate_as_interrupt as terminate_as_interrupt
@@ -169,26 +171,9 @@ def fail_if_short(
     """Fail (one ``error:`` line, exit 1) when ``need`` bytes surely exceed the ``have``
     available (None: unknown, never refused): ``LEAD need at least X GB[ of RESOURCE];
     Y MB are available[ HINT]``, each size in the unit that shows it."""
-    if have is None or need <= have:
-        return
-    of = f" of {resource}" if resource else ""
-    fail(f"{lead} need at least {byte_size(need)}{of}; {byte_size(have)} are available{hint}")
-
-
-def byte_size(size: int) -> str:
-    """``size`` bytes for a message: ``512 bytes``, ``61.4 KB``, ``2.3 MB``, ``1.0 GB``, and
-    whole GB from 1,000 GB on (exact for any int, where a float would print
-    570,000,000,000,000,064.0). One decimal everywhere else, so 0.0 never shows a size.
-
-    >>> byte_size(65_536), byte_size(153_807 * 24), byte_size(10**9), byte_size(57 * 10**20)
-    ('65.5 KB', '3.7 MB', '1.0 GB', '5,700,000,000,000 GB')
-    """
-    if size >= 10**12:
-        return f"{size // 10**9:,} GB"
-    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
-        if size >= scale:
-            return f"{size / scale:.1f} {unit}"
-    return f"{size} bytes"
+    why = shortage(lead, need, have, resource, hint)
+    if why is not None:
+        fail(why)
 
 
 def one_stdin(**inputs: str | None) -> None:

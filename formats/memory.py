@@ -91,3 +91,30 @@ def _cgroup_room(folder: str) -> int | None:
         return max(0, int(limit) - used)
     except (OSError, ValueError):
         return None
+
+
+def shortage(
+    lead: str, need: int, have: int | None, resource: str | None = None, hint: str = ""
+) -> str | None:
+    """``LEAD need at least X GB[ of RESOURCE]; Y MB are available[ HINT]`` when ``need``
+    bytes surely exceed the ``have`` available, else None (also when ``have`` is unknown)."""
+    if have is None or need <= have:
+        return None
+    of = f" of {resource}" if resource else ""
+    return f"{lead} need at least {byte_size(need)}{of}; {byte_size(have)} are available{hint}"
+
+
+def byte_size(size: int) -> str:
+    """``size`` bytes for a message: ``512 bytes``, ``61.4 KB``, ``2.3 MB``, ``1.0 GB``, and
+    whole GB from 1,000 GB on (exact for any int, where a float would print
+    570,000,000,000,000,064.0). One decimal everywhere else, so 0.0 never shows a size.
+
+    >>> byte_size(65_536), byte_size(153_807 * 24), byte_size(10**9), byte_size(57 * 10**20)
+    ('65.5 KB', '3.7 MB', '1.0 GB', '5,700,000,000,000 GB')
+    """
+    if size >= 10**12:
+        return f"{size // 10**9:,} GB"
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"

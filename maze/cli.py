@@ -50,7 +50,7 @@ from formats.streams import (
     text_lines,
     written_in_place,
 )
-from maze.cnf import ENCODINGS, KEY_FORMS, encode
+from maze.cnf import CLAUSE_BYTES_IN_MEMORY, ENCODINGS, KEY_FORMS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
 from maze.key import Key, at_name, has_name, key_from_names, parse_key
@@ -77,9 +77,6 @@ BIG_ENCODING = 2_000_000
 SHOW_SEARCH_SECONDS = 10.0
 """How long ``show --solve`` searches for a walk before drawing the maze without one (a
 maze with a huge K, or many treasures, searched without end)."""
-CLAUSE_BYTES_IN_MEMORY = 100
-"""A lower bound on the memory one clause takes in a solver's clause list (a list
-object and its int literals: 120-160 bytes measured), for refusing hopeless sizes."""
 
 
 def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: int | None,
@@ -454,6 +451,8 @@ def decode_command(
             if decoded.path is None
             else f"its walk was encoded for {_moves(decoded.steps)}"
         )
+        if decoded.path is not None and len(decoded.path) - 1 < decoded.steps:
+            what += f"; its first {_moves(maze.steps)} hold every treasure: printed"
         click.echo(
             f"note: {name} was encoded with K={decoded.steps}, not {maze.name}'s K={maze.steps}:"
             f" {what}",

@@ -276,6 +276,8 @@ def decode(
                 f"K={key.steps}: -k {key.steps} checks it against the maze with that K)",
             )  # fmt: skip
     steps = len(path) - 1
+    if maze is not None and steps > maze.steps:
+        path = path[: maze.steps + 1]  # its first K moves are the maze's walk (review 20)
     if trim:
         if maze is not None:
             path = trim_path(maze, path)

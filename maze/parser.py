@@ -92,8 +92,16 @@ def _other_assignment_file(first: list[str], lines: list[str]) -> str | None:
     """
     if _DP_OUTPUT_LINE.fullmatch(" ".join(first)):
         return "a Davis–Putnam output ('1 T' lines; satkit maze decode reads it)"
+    if first == ["0"]:
+        return (
+            "a Davis–Putnam output saying NO SOLUTION (a line '0', then the key; satkit maze "
+            "decode reads it), or a DP input with no clauses"
+        )
     if all(token.lstrip("-").isdigit() for token in first):
-        return "a Davis–Putnam input (clauses of atom numbers; satkit dp solves it)"
+        return (
+            "a Davis–Putnam input (clauses of atom numbers; satkit dp solves it), or a maze "
+            "whose first line lacks START"
+        )
     if any("At(" in token for token in first):
         return "a list of clauses over At(…) atoms"
     if first[0].rstrip(",") == START and sum(1 for line in lines if line.strip()) == 1:

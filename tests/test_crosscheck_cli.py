@@ -1107,6 +1107,17 @@ def test_json_naming_an_existing_cnf_is_refused_and_the_file_kept(tmp_path):
     new_log = tmp_path / "log.cnf"  # a name of that kind that is no file yet: a log, as asked
     result = runner.invoke(main, ["crosscheck", "-q", "--json", str(new_log), str(second)])
     assert result.exit_code == 0 and json.loads(new_log.read_text())["answer"] == "UNSAT"
+    result = runner.invoke(main, ["crosscheck", "-q", "--json", str(new_log), str(second)])
+    assert result.exit_code == 0  # an earlier log of that name is replaced
+    # a maze is an instance too: `--json data/maze/*.txt` made the first maze the log
+    mazes = [tmp_path / "m1.txt", tmp_path / "m2.txt"]
+    for maze in mazes:
+        maze.write_text(SMALL_MAZE.read_text())
+    result = runner.invoke(main, ["crosscheck", "--json", *map(str, mazes)])
+    assert result.exit_code == 2 and f"--json {mazes[0]} is an existing instance file" in (
+        result.output
+    )
+    assert mazes[0].read_text() == SMALL_MAZE.read_text()
 
 
 def test_resume_with_a_longer_timeout_checks_the_timed_out_instances_again(tmp_path):

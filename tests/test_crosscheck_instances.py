@@ -354,3 +354,17 @@ def test_a_key_that_skips_a_time_is_not_used(tmp_path):
         f"{path}:3: the key is not used (the key names At atoms up to time 100000000000 but none"
         " of time 1: it is no key of a walk): checked as a plain CNF"
     ]
+
+
+def test_a_maze_whose_k_cannot_fit_in_memory_is_bad_input_before_it_is_encoded(tmp_path):
+    # crosscheck encoded it whole: K typo'd as 10^8 filled 24 GB (review 20)
+    example = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
+    lines = example.read_text().splitlines(keepends=True)
+    lines[2] = "100000000\n"
+    path = tmp_path / "k.txt"
+    path.write_text("".join(lines))
+    with pytest.raises(FormatError) as info:
+        load_instance(str(path))
+    assert info.value.line == 3
+    assert info.value.message.startswith("K gives 5,700,000,049 clauses, which need at least")
+    assert info.value.message.endswith("(lower K, or --encoding compact)")

@@ -76,7 +76,13 @@ def test_a_proof_file_is_checked_as_text_drat(tmp_path):
     binary = tmp_path / "binary.drat"  # cadical's default format: not read as text
     binary.write_bytes(b"a\x02\x00a\x82\x01\x00")
     assert proof_file_problem(PHP_3_2, str(binary)) == (
-        "dratify cannot read the proof: byte 5 is not text (a binary proof?)"
+        "dratify cannot read the proof: byte 3 is not text (a binary proof?)"
+    )
+    # small variables make a binary proof all ASCII but for its NULs: it was read as text
+    # and rejected for a "bad token" (review 20)
+    binary.write_bytes(b"aMOQSU\x00a?OQSU\x00")
+    assert proof_file_problem(PHP_3_2, str(binary)) == (
+        "dratify cannot read the proof: byte 7 is not text (a binary proof?)"
     )
 
 

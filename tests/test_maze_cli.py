@@ -1207,3 +1207,31 @@ def test_help_says_what_a_maze_file_is_and_what_decode_checks():
     decode = " ".join(run("decode", "--help").output.split())
     assert "without --maze, only as far as the answer shows" in decode
     assert "Exit status: 0 when a path or NO SOLUTION is printed, 1 bad input" in decode
+
+
+def test_a_longer_walk_that_holds_everything_within_k_is_printed_as_the_maze_s_walk(tmp_path):
+    # it printed all the answer's moves, which `maze show --path --strict` then refused as
+    # longer than K (review 20); its first K moves are the maze's walk
+    from maze.cnf import encode
+
+    maze = read_maze(SMALL)  # K=3: START A B, GOLD at A, WAND at B
+    five = encode(maze.with_steps(5))
+    walk = ["START", "A", "START", "B", "START", "A"]
+    values = {atom: False for atom in range(1, five.nvars + 1)}
+    for time, node in enumerate(walk):
+        values[five.atoms.at(node, time)] = True
+    for treasure, since in (("GOLD", 1), ("WAND", 3)):
+        for time in range(since, 6):
+            values[five.atoms.has(treasure, time)] = True
+    answer = tmp_path / "five.out"
+    answer.write_text(dp_output_text(values, five.key_text()))
+    result = run("decode", answer, "--maze", SMALL)
+    assert result.exit_code == 0 and result.stdout == "START A START B\n"
+    assert result.stderr == (
+        f"note: {answer} was encoded with K=5, not {SMALL}'s K=3: its walk was encoded for 5"
+        " moves; its first 3 moves hold every treasure: printed\n"
+    )
+    path = tmp_path / "walk.txt"
+    path.write_text(result.stdout)
+    shown = run("show", SMALL, "--path", path, "--strict", "-o", tmp_path / "x.dot")
+    assert shown.exit_code == 0, shown.output
