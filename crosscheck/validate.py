@@ -105,13 +105,14 @@ def proof_file_problem(clauses: Sequence[Sequence[int]], path: str) -> str | Non
     proof, say) is not read as one. Raises OSError when the file cannot be read."""
     with open(path, "rb") as handle:
         data = handle.read()
-    nul = data.find(b"\x00")  # a binary proof of small variables is all ASCII but for NULs
-    try:
-        if nul >= 0:
-            raise UnicodeDecodeError("ascii", data, nul, nul + 1, "NUL")
-        text = data.decode("ascii")
-    except UnicodeDecodeError as exc:
-        return f"dratify cannot read the proof: byte {exc.start + 1} is not text (a binary proof?)"
+    bad = data.find(b"\x00")  # a binary proof of small variables is all ASCII but for NULs
+    if bad < 0:
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError as exc:
+            bad = exc.start
+    if bad >= 0:
+        return f"dratify cannot read the proof: byte {bad + 1} is not text (a binary proof?)"
     del data  # the text alone is big enough
     return _text_problem(clauses, text)
 
