@@ -24,6 +24,7 @@ from crosscheck.check import OUTCOMES, CheckOptions, bad_input_record, check_ins
 from crosscheck.instances import load_instance
 from crosscheck.pool import run_pool
 from formats.errors import FormatError
+from formats.memory import available_memory
 from formats.streams import display_name, read_bytes
 
 
@@ -347,10 +348,16 @@ def check_paths(
     that dies or overruns the watchdog gives a ``crash``/``timeout`` record.
     """
     order = schedule(paths, options.jobs)
+    # the workers grow at once: each may use its share of the memory free at the start
+    # (a maze's K is refused by it), never more than is free when its instance is read
+    free = available_memory()
+    share = None if free is None or options.jobs == 1 else free // options.jobs
 
     def work(task: int) -> dict[str, Any]:
         path = paths[order[task]]
         absolute = None if path == "-" else os.path.abspath(path)
+        now = available_memory()
+        memory = share if now is None else now if share is None else min(now, share)
         try:
             instance = load_instance(
                 path,
@@ -359,6 +366,8 @@ def check_paths(
                 strict=options.strict,
                 data=stdin_data if path == "-" else None,
                 maze_data=options.maze_data,
+                solvers=options.check.solvers,
+                memory=memory,
             )
         except FormatError as exc:
             return bad_input_record(display_name(path), absolute, str(exc), options.check)

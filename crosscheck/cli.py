@@ -791,7 +791,7 @@ def shrink_command(
     _need_tools(proofs)
     target = output if output is not None else _default_output(path)
     check_output(target, inputs=[path])  # before the shrinking
-    instance = load_instance(path, encoding=encoding)
+    instance = load_instance(path, encoding=encoding, solvers=solvers)
     check = CheckOptions(solvers, timeout, proofs, seed)
     progress = _Progress(0, quiet)
     first: list[dict[str, Any]] = []

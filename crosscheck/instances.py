@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from crosscheck.registry import solver_kind
 from formats.detect import before_comment, named_dimacs, parse_detected, strip_compression
 from formats.errors import FormatError
 from formats.memory import available_memory, shortage
 from formats.streams import decode_text, display_name, read_bytes, same_file, text_lines
-from maze.cnf import CLAUSE_BYTES_IN_MEMORY, ENCODINGS, encode
+from maze.cnf import ENCODINGS, encode
 from maze.key import Key, key_from_names, parse_key, refuse_missing_times
 from maze.model import Maze
 from maze.parser import parse_maze, read_maze
@@ -198,6 +199,34 @@ def looks_like_maze(text: str) -> bool:
     return not all(token.lstrip("-").isdigit() for token in before_comment(tokens))
 
 
+MAZE_BYTES: dict[str, tuple[int, int]] = {
+    "ours": (180, 1400),
+    "pysat": (210, 1100),
+    "external": (170, 1250),
+}
+"""Bytes a crosscheck worker needs per clause and per variable of a maze instance, by the
+kind of solver it runs (`solver_kind`): a lower bound, to refuse a K that cannot fit.
+
+Measured (summed RSS of the worker and its solver processes, `-s` one solver at a time)
+as the growth between two Ks of two mazes, whose clause-to-variable ratios differ 6-fold
+(data/maze/gen-60-oneway.txt at K 400 and 800, data/maze/example.txt at K 5,000 and 20,000,
+assignment encoding), then rounded down; the compact encoding of both stays above the
+bound. A variable costs far more than a clause: its name in the key, the layered search's
+states, the solver's per-variable lists."""
+
+
+def maze_memory_need(clauses: int, variables: int, solvers: Sequence[str] = ()) -> int:
+    """Bytes a worker surely needs for a maze instance of this size checked by ``solvers``:
+    the most any one of them needs, since they run in turn (the least figures of
+    `MAZE_BYTES` when no solver is named or none has a measured kind)."""
+    kinds = {solver_kind(solver) for solver in solvers} & MAZE_BYTES.keys()
+    if not kinds:
+        per_clause = min(figures[0] for figures in MAZE_BYTES.values())
+        per_variable = min(figures[1] for figures in MAZE_BYTES.values())
+        return per_clause * clauses + per_variable * variables
+    return max(MAZE_BYTES[kind][0] * clauses + MAZE_BYTES[kind][1] * variables for kind in kinds)
+
+
 def maze_instance(
     maze: Maze,
     name: str,
@@ -205,18 +234,25 @@ def maze_instance(
     encoding: str = "assignment",
     family: str = "",
     path: str | None = None,
+    solvers: Sequence[str] = (),
+    memory: int | None = None,
 ) -> Instance:
-    """A maze encoded with ``encoding``: clauses, key (At/Has/Aux names) and the maze itself."""
+    """A maze encoded with ``encoding``: clauses, key (At/Has/Aux names) and the maze itself.
+
+    Raises FormatError (line 3, the K) when checking it with ``solvers`` surely needs more
+    than ``memory`` bytes (default: what this process can still get), before a clause is
+    built."""
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r} (valid: {', '.join(ENCODINGS)})")
     cnf = encode(maze, encoding)
     # a K typo'd as 10^8 filled 24 GB before the worker's watchdog stopped it (review 20);
-    # `maze solve` refuses such a K by the same count before building a clause
+    # at K 10^6, 100 bytes a clause let 57 million clauses through, which need 30 GB
+    # (review 20b): `maze solve` refuses such a K by its own figures
     hint = " (lower K)" if encoding == "compact" else " (lower K, or --encoding compact)"
-    why = shortage(
-        f"K gives {cnf.clause_count:,} clauses, which", cnf.clause_count * CLAUSE_BYTES_IN_MEMORY,
-        available_memory(), "memory", hint,
-    )  # fmt: skip
+    need = maze_memory_need(cnf.clause_count, cnf.nvars, solvers)
+    lead = f"K gives {cnf.clause_count:,} clauses and {cnf.nvars:,} variables, which"
+    have = available_memory() if memory is None else memory
+    why = shortage(lead, need, have, "memory", hint)
     if why is not None:
         raise FormatError(name, 3, why)
     key = key_from_names(cnf.names(), name)
@@ -330,13 +366,16 @@ def load_instance(
     strict: bool = False,
     data: bytes | None = None,
     maze_data: bytes | None = None,
+    solvers: Sequence[str] = (),
+    memory: int | None = None,
 ) -> Instance:
     """Read one instance file (see the module docstring). Raises FormatError for bad input.
 
     ``encoding`` applies to maze files; ``maze_path`` names the maze of a
     maze CNF (``-`` with ``maze_data``: the maze's bytes, read from stdin);
     ``strict`` makes the DIMACS reader strict; ``data``, when given, is the
-    file's content already read (e.g. stdin for ``-``). A file named ``.cnf``
+    file's content already read (e.g. stdin for ``-``); ``solvers`` and ``memory``
+    refuse a maze whose K cannot fit (`maze_instance`). A file named ``.cnf``
     or ``.dimacs`` (also compressed) is DIMACS whatever its first line.
     """
     if data is None:
@@ -353,7 +392,10 @@ def load_instance(
     head = data[:65536].decode("utf-8", "replace")
     if not named_dimacs(path) and looks_like_maze(head):
         maze = parse_maze(decode_text(data, name), name, strict=strict)
-        return maze_instance(maze, name, encoding=encoding, family=family, path=absolute)
+        return maze_instance(
+            maze, name, encoding=encoding, family=family, path=absolute, solvers=solvers,
+            memory=memory,
+        )
     formula, kind = parse_detected(data, name, path, strict=strict)
     notes = [str(warning) for warning in formula.warnings]
     unusable = None  # why the key cannot be used: the clauses are still a CNF to check (seed

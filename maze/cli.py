@@ -50,7 +50,7 @@ from formats.streams import (
     text_lines,
     written_in_place,
 )
-from maze.cnf import CLAUSE_BYTES_IN_MEMORY, ENCODINGS, KEY_FORMS, encode
+from maze.cnf import ENCODINGS, KEY_FORMS, encode
 from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
 from maze.key import Key, at_name, has_name, key_from_names, parse_key
@@ -79,15 +79,33 @@ SHOW_SEARCH_SECONDS = 10.0
 maze with a huge K, or many treasures, searched without end)."""
 
 
+SOLVE_BYTES: dict[str, tuple[int, int]] = {
+    "ours": (160, 1000),
+    "pysat": (120, 400),
+    "external": (250, 550),
+}
+"""Bytes ``maze solve`` needs per clause and per variable, by the kind of solver
+(`solver_kind`; a registered solver counts as PySAT's): a lower bound, to refuse a K
+that cannot fit. Measured (summed RSS of satkit and its solver process) as the growth
+between two Ks of two mazes whose clause-to-variable ratios differ 6-fold
+(data/maze/gen-60-oneway.txt at K 400 and 800, data/maze/example.txt at K 5,000 and
+20,000, assignment encoding), then rounded down; the compact encoding of both stays above
+the bound. An external program costs most per clause: the DIMACS text, then its own
+copy."""
+
+
 def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: int | None,
-             what: str, encoding: str) -> None:
+             what: str, encoding: str, variables: int | None = None) -> None:
     """Fail (one error line) when ``need`` bytes surely exceed the ``have`` available.
 
     The clause count of an encoding is known before a clause is built, so a K far too
     big for this machine is refused at once instead of filling memory or disk.
     """
     where = display_name(maze_file) + ("" if steps_given else ":3")
-    lead = f"{where}: K gives {clauses:,} clauses, which"
+    counted = f"{clauses:,} clauses" if variables is None else (
+        f"{clauses:,} clauses and {variables:,} variables"
+    )
+    lead = f"{where}: K gives {counted}, which"
     hint = " (lower K)" if encoding == "compact" else " (lower K, or use --encoding compact)"
     fail_if_short(lead, need, have, what, hint)
 
@@ -559,7 +577,7 @@ def solve_command(
     """
     # a wrong answer caught; a solver refusing its options; an external program that
     # crashed or broke the conventions (imported only for one: psutil costs 8 ms a run)
-    from crosscheck.registry import EXTERNAL_PREFIX
+    from crosscheck.registry import EXTERNAL_PREFIX, solver_kind
 
     failures: tuple[type[Exception], ...] = (MazeSolveError, ValueError)
     if solver.startswith(EXTERNAL_PREFIX):
@@ -569,13 +587,14 @@ def solve_command(
     check_output(output, inputs=(maze_file,))
     maze = _read(maze_file, strict, quiet, steps)
     size = encode(maze, encoding).clause_count
+    per_clause, per_variable = SOLVE_BYTES.get(solver_kind(solver), SOLVE_BYTES["pysat"])
 
     def fits(k: int) -> None:  # --shortest builds one K at a time: each is checked as reached
-        clauses = size if k == maze.steps else encode(maze.with_steps(k), encoding).clause_count
-        need = clauses * CLAUSE_BYTES_IN_MEMORY
+        cnf = encode(maze.with_steps(k), encoding)
+        need = per_clause * cnf.clause_count + per_variable * cnf.nvars
         from_the_file = steps is None and k == maze.steps  # then the error names line 3
-        _too_big(maze_file, not from_the_file, clauses, need, available_memory(), "memory",
-                 encoding)  # fmt: skip
+        _too_big(maze_file, not from_the_file, cnf.clause_count, need, available_memory(),
+                 "memory", encoding, cnf.nvars)  # fmt: skip
 
     if not shortest:
         fits(maze.steps)

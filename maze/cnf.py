@@ -33,11 +33,6 @@ seed 001 suggests, which some back ends read and no other)."""
 
 _CHUNK = 1 << 16  # clause lines per write when formatting generically
 
-CLAUSE_BYTES_IN_MEMORY = 100
-"""A lower bound on the memory one clause takes in a solver's clause list (a list
-object and its int literals: 120-160 bytes measured), for refusing hopeless sizes."""
-
-
 @dataclass
 class MazeCNF:
     """A maze encoded as CNF.

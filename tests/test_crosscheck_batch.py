@@ -73,6 +73,28 @@ def test_pending_and_latest(tmp_path):
     assert latest_records([old, other, new], [b, a], ["dpll:cdcl"]) == [new]
 
 
+def test_workers_share_the_free_memory_for_a_maze_s_k(tmp_path, monkeypatch):
+    # each of -j N workers grows at once: one maze's K may take 1/N of what is free
+    import crosscheck.batch
+    import crosscheck.instances
+
+    example = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
+    lines = example.read_text().splitlines(keepends=True)
+    lines[2] = "1000\n"  # 57,049 clauses and 12,012 variables: 27.1 MB for dpll:cdcl
+    paths = []
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("".join(lines))
+        paths.append(str(tmp_path / name))
+    for module in (crosscheck.batch, crosscheck.instances):
+        monkeypatch.setattr(module, "available_memory", lambda: 40 * 10**6)
+    check = CheckOptions(["dpll:cdcl"], timeout=30)
+    alone = list(check_paths(paths[:1], BatchOptions(check, jobs=1)))
+    assert alone[0]["verdict"] == "agree"
+    shared = list(check_paths(paths, BatchOptions(check, jobs=2)))
+    assert [record["verdict"] for record in shared] == ["bad-input", "bad-input"]
+    assert "which need at least 27.1 MB of memory; 20.0 MB are available" in shared[0]["error"]
+
+
 def test_check_paths_records_bad_input_and_goes_on(tmp_path):
     good, bad = tmp_path / "good.cnf", tmp_path / "bad.cnf"
     good.write_text("p cnf 1 1\n1 0\n")

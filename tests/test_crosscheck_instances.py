@@ -13,6 +13,7 @@ from crosscheck.instances import (
     is_instance_file,
     load_instance,
     looks_like_maze,
+    maze_memory_need,
     natural_key,
 )
 from formats.errors import FormatError
@@ -366,5 +367,27 @@ def test_a_maze_whose_k_cannot_fit_in_memory_is_bad_input_before_it_is_encoded(t
     with pytest.raises(FormatError) as info:
         load_instance(str(path))
     assert info.value.line == 3
-    assert info.value.message.startswith("K gives 5,700,000,049 clauses, which need at least")
+    assert info.value.message.startswith(
+        "K gives 5,700,000,049 clauses and 1,200,000,012 variables, which need at least"
+    )
     assert info.value.message.endswith("(lower K, or --encoding compact)")
+
+
+def test_the_memory_a_maze_needs_is_counted_per_variable_and_by_the_hungriest_solver(tmp_path):
+    # 100 bytes a clause let K=10^6 (57 million clauses, 12 million variables) through on
+    # 24 GB free; crosscheck took 30 GB and the OOM killer ended it (review 20b)
+    example = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
+    lines = example.read_text().splitlines(keepends=True)
+    lines[2] = "1000000\n"
+    path = tmp_path / "k.txt"
+    path.write_text("".join(lines))
+    with pytest.raises(FormatError) as info:  # dpll:cdcl and minisat22, the default pair
+        load_instance(str(path), solvers=["dpll:cdcl", "minisat22"], memory=26 * 10**9)
+    assert info.value.message.startswith(
+        "K gives 57,000,049 clauses and 12,000,012 variables, which need at least 27.1 GB of "
+        "memory; 26.0 GB are available"
+    )
+    assert maze_memory_need(57_000_049, 12_000_012, ["minisat22"]) == 25_170_023_490
+    assert maze_memory_need(100, 1, ["dpll", "bin:minisat"]) == 18_000 + 1_400  # ours
+    assert maze_memory_need(100, 1, ["dpll", "m22"]) == 21_000 + 1_100  # PySAT's (m22)
+    assert maze_memory_need(100, 1) == 17_000 + 1_100  # no solver named: the least figures

@@ -132,6 +132,20 @@ def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkey
     assert run("solve", maze_file, "--steps", "3").exit_code == 10
 
 
+def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypatch):
+    # 100 bytes a clause passed K=10^6 of example.txt as 5.7 GB: it takes 22 GB (review 20b)
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 15 * 10**6)
+    result = run("solve", EXAMPLE, "-k", "1000")  # 57,049 clauses, 12,012 variables
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {EXAMPLE}: K gives 57,049 clauses and 12,012 variables, which need at least "
+        "21.1 MB of memory; 15.0 MB are available (lower K, or use --encoding compact)\n"
+    )
+    assert run("solve", EXAMPLE, "-k", "1000", "-s", "minisat22", "-q").exit_code == 10
+
+
 def encode_to_file(maze_file: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``satkit maze encode MAZE > OUT`` in a real process (stdout a regular file)."""
     with out.open("w") as stdout:
@@ -827,7 +841,9 @@ def test_size_refusal_under_compact_does_not_suggest_compact():
     result = run("solve", EXAMPLE, "-k", "99999999999", "--encoding", "compact")
     assert result.exit_code == 1 and "(lower K)" in result.stderr
     result = run("solve", EXAMPLE, "-k", "99999999999999999999999")
-    assert re.search(r"need at least 569,999,999,999,999,999 GB", result.stderr), result.stderr
+    # whole GB however big: 160 bytes a clause and 1,000 a variable for our solver
+    assert "and 1,200,000,000,000,000,000,000,000 variables, which need at least " \
+        "2,111,999,999,999,999,999 GB of memory" in result.stderr, result.stderr
 
 
 def test_decode_reads_the_key_carried_by_a_converted_dimacs_file(tmp_path):
