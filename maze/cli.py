@@ -471,6 +471,8 @@ def decode_command(
         )
         if decoded.path is not None and len(decoded.path) - 1 < decoded.steps:
             what += f"; its first {_moves(maze.steps)} hold every treasure: printed"
+            if len(decoded.path) - 1 < maze.steps:  # --trim cut it further
+                what += f", cut by --trim to the first {_moves(len(decoded.path) - 1)}"
         click.echo(
             f"note: {name} was encoded with K={decoded.steps}, not {maze.name}'s K={maze.steps}:"
             f" {what}",

@@ -1251,3 +1251,11 @@ def test_a_longer_walk_that_holds_everything_within_k_is_printed_as_the_maze_s_w
     path.write_text(result.stdout)
     shown = run("show", SMALL, "--path", path, "--strict", "-o", tmp_path / "x.dot")
     assert shown.exit_code == 0, shown.output
+    # --trim: the note said the first K moves were printed, and fewer were (review 20b)
+    four = tmp_path / "small-k4.txt"
+    four.write_text(SMALL.read_text().replace("\n3\n", "\n4\n", 1))
+    result = run("decode", answer, "--maze", four, "--trim")
+    assert result.exit_code == 0 and result.stdout == "START A START B\n"
+    assert result.stderr.endswith(
+        "its first 4 moves hold every treasure: printed, cut by --trim to the first 3 moves\n"
+    )
