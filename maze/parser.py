@@ -98,10 +98,7 @@ def _other_assignment_file(first: list[str], lines: list[str]) -> str | None:
             "decode reads it), or a DP input with no clauses"
         )
     if all(token.lstrip("-").isdigit() for token in first):
-        return (
-            "a Davis–Putnam input (clauses of atom numbers; satkit dp solves it), or a maze "
-            "whose first line lacks START"
-        )
+        return "a Davis–Putnam input (clauses of atom numbers; satkit dp solves it)"
     if any("At(" in token for token in first):
         return "a list of clauses over At(…) atoms"
     if first[0].rstrip(",") == START and sum(1 for line in lines if line.strip()) == 1:
@@ -131,7 +128,10 @@ def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Ma
     if START not in first or len(set(first)) < len(first):  # an error: say what it is
         other = _other_assignment_file(first, lines)
         if other is not None:
-            raise reader.error(1, f"this is {other}, not a maze")
+            # (it said "…, or a maze whose first line lacks START, not a maze": review 20b)
+            why = f" (a maze's first line names its nodes, {START} among them)"
+            why = "" if START in first else why
+            raise reader.error(1, f"this is {other}, not a maze{why}")
     nodes = reader.declared(first, 1, "node", NODE_NAME_LIMIT)
     if START not in nodes:
         raise reader.error(1, f"no {START} node: the first line must declare {START}")

@@ -117,7 +117,7 @@ def test_exits_are_directed_as_written():
         ("1 T\n2 F\n0\n1 At(START,0)\n", 1, "this is a Davis–Putnam output ('1 T' lines"),
         ("1 -2\n2\n0\n", 1, "this is a Davis–Putnam input (clauses of atom numbers"),
         ("0\n1 At(START,0)\n", 1, "this is a Davis–Putnam output saying NO SOLUTION"),  # review 20
-        ("1 2 3\nGOLD\n2\n", 1, "or a maze whose first line lacks START"),
+        ("1 2 3\nGOLD\n2\n", 1, "not a maze (a maze's first line names its nodes, START among"),
         ("~At(START,0) V ~At(A,0)\n", 1, "this is a list of clauses over At(…) atoms"),
         ("START B START A\n", 1, "this is a back end's answer (one line: a walk from START)"),
         ("START, A, D, GOAL\n", 1, "this is a back end's answer"),
