@@ -357,13 +357,19 @@ def test_a_key_that_skips_a_time_is_not_used(tmp_path):
     ]
 
 
-def test_a_maze_whose_k_cannot_fit_in_memory_is_bad_input_before_it_is_encoded(tmp_path):
-    # crosscheck encoded it whole: K typo'd as 10^8 filled 24 GB (review 20)
+def example_with_k(folder: Path, k: int) -> Path:
+    """data/maze/example.txt with K (its line 3) set to ``k``, written in ``folder``."""
     example = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
     lines = example.read_text().splitlines(keepends=True)
-    lines[2] = "100000000\n"
-    path = tmp_path / "k.txt"
+    lines[2] = f"{k}\n"
+    path = folder / f"k{k}.txt"
     path.write_text("".join(lines))
+    return path
+
+
+def test_a_maze_whose_k_cannot_fit_in_memory_is_bad_input_before_it_is_encoded(tmp_path):
+    # crosscheck encoded it whole: K typo'd as 10^8 filled 24 GB (review 20)
+    path = example_with_k(tmp_path, 100_000_000)
     with pytest.raises(FormatError) as info:
         load_instance(str(path))
     assert info.value.line == 3
@@ -376,11 +382,7 @@ def test_a_maze_whose_k_cannot_fit_in_memory_is_bad_input_before_it_is_encoded(t
 def test_the_memory_a_maze_needs_is_counted_per_variable_and_by_the_hungriest_solver(tmp_path):
     # 100 bytes a clause let K=10^6 (57 million clauses, 12 million variables) through on
     # 24 GB free; crosscheck took 30 GB and the OOM killer ended it (review 20b)
-    example = Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt"
-    lines = example.read_text().splitlines(keepends=True)
-    lines[2] = "1000000\n"
-    path = tmp_path / "k.txt"
-    path.write_text("".join(lines))
+    path = example_with_k(tmp_path, 1_000_000)
     with pytest.raises(FormatError) as info:  # dpll:cdcl and minisat22, the default pair
         load_instance(str(path), solvers=["dpll:cdcl", "minisat22"], memory=26 * 10**9)
     assert info.value.message.startswith(
