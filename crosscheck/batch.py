@@ -54,7 +54,8 @@ def record_key(record: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
     through a link checked everything again and logged every file twice)."""
     path = record.get("path")
     name = real_path(path) if path else record.get("instance") or ""
-    return (name, tuple(record.get("solvers", ())), record.get("solver_seed", 0))
+    # the solvers as a set: `-s minisat22,dpll` resumes `-s dpll,minisat22` (audit 21-C #2)
+    return (name, tuple(sorted(record.get("solvers", ()))), record.get("solver_seed", 0))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -91,7 +92,7 @@ def instance_key(
     """The :func:`record_key` the instance at ``path`` gets when checked by ``solvers``
     with ``seed``."""
     name = display_name(path) if path == "-" else real_path(path)
-    return (name, tuple(solvers), seed)
+    return (name, tuple(sorted(solvers)), seed)
 
 
 VERDICTS = (*OUTCOMES, "bad-input")

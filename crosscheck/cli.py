@@ -68,7 +68,14 @@ from formats.cli import (
 from formats.detect import named_dimacs
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
-from formats.streams import COMPRESSED_SUFFIXES, check_output, is_stdout, read_bytes
+from formats.streams import (
+    COMPRESSED_SUFFIXES,
+    STDIO,
+    check_output,
+    is_stdout,
+    read_bytes,
+    same_file,
+)
 from maze.cli import encoding_option
 
 DEFAULT_SOLVERS = "dpll:cdcl,minisat22"
@@ -186,17 +193,30 @@ def _refuse_an_instance_as_log(json_path: str | None) -> None:
     ``satkit solve`` refuses a CNF as its RESULT. An earlier log of that name is replaced."""
     if json_path is None or not is_instance_file(json_path) or not os.path.isfile(json_path):
         return
-    try:
-        with open(json_path, "rb") as handle:
-            start = handle.read(4096).lstrip()
-    except OSError:
-        return  # (check_output names what is wrong with it)
-    if start and not start.startswith(b"{"):
+    if _holds_something_else(json_path):
         kind = "CNF" if named_dimacs(json_path) else "instance"
         raise click.UsageError(
             f"--json {json_path} is an existing {kind} file, not overwritten with the records "
             "(--json takes the log's name; the instances come after it)"
         )
+
+
+def _holds_something_else(path: str) -> bool:
+    """True for a file that starts with something other than a JSON record (False for an
+    empty or unreadable one: check_output names what is wrong with it)."""
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(4096).lstrip()
+    except OSError:
+        return False
+    return bool(start) and not start.startswith(b"{")
+
+
+def _one_file(a: str, b: str) -> bool:
+    """True when two output or input paths name one file, existing or not (``-`` is none)."""
+    if STDIO in (a, b):
+        return False
+    return same_file(a, b) or os.path.realpath(a) == os.path.realpath(b)
 
 
 def _need_tools(proofs: bool, plot: str | None = None) -> None:
@@ -415,7 +435,13 @@ def crosscheck_command(
         if not os.path.exists(maze_path):
             fail(f"{maze_path}: no such maze file")
     _need_tools(proofs, plot_path)
+    if json_path and plot_path and _one_file(json_path, plot_path):
+        raise click.UsageError(f"--json and --plot both name {plot_path}: name two files")
+    # the log is no instance of the batch, even in a folder searched (written there as
+    # log.cnf, it was refused as an input on the second run: audit 21-C #5)
     files = discover(paths)
+    if json_path and not (os.path.isfile(json_path) and _holds_something_else(json_path)):
+        files = [f for f in files if f in paths or not _one_file(f, json_path)]
     if not files:
         fail(f"{' '.join(paths)}: no instances found (.cnf, .cnf.gz/.xz/.bz2, .dimacs, maze .txt)")
     inputs = [p for p in paths if not os.path.isdir(p)] + files  # a folder: "is a directory"

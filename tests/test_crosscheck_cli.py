@@ -210,6 +210,39 @@ def test_resume_reruns_when_the_solvers_differ(batch, tmp_path):
     assert "resuming: 0 of 1 already recorded" in result.stderr
 
 
+def test_resume_takes_the_same_solvers_in_another_order(batch, tmp_path):
+    # the solvers were matched as a list: the other order checked all again (audit 21-C #2)
+    log = tmp_path / "run.jsonl"
+    path = str(batch / "a-sat.cnf")
+    invoke("crosscheck", path, "--json", str(log), "--solvers", "dpll,minisat22")
+    result = invoke("crosscheck", path, "--json", str(log), "--resume", "-s", "minisat22,dpll")
+    assert "resuming: 1 of 1 already recorded" in result.stderr
+    assert result.exit_code == 0 and len(log.read_text().splitlines()) == 1
+
+
+def test_a_log_written_in_the_folder_checked_is_no_instance_of_it(tmp_path):
+    # --json fam/log.cnf: the second run refused the log as an input (audit 21-C #5)
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    log = tmp_path / "log.cnf"
+    for resume in ((), ("--resume",)):
+        result = invoke("crosscheck", str(tmp_path), "--json", str(log), *resume)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith("1 instance: 1 SAT")
+    assert len(log.read_text().splitlines()) == 1
+    # named as an input, it is one: an input is never overwritten
+    result = invoke("crosscheck", str(log), "--json", str(log))
+    assert result.exit_code == 1 and "refusing to overwrite the input file" in result.stderr
+
+
+def test_json_and_plot_naming_one_file_is_a_usage_error(tmp_path):
+    # the plot overwrote the records, exit 0 (audit 21-C #1)
+    (tmp_path / "sat.cnf").write_text(SAT_CNF)
+    out = tmp_path / "same.svg"
+    result = invoke("crosscheck", str(tmp_path / "sat.cnf"), "--json", str(out), "--plot", str(out))
+    assert result.exit_code == 2 and "--json and --plot both name" in result.stderr
+    assert not out.exists()
+
+
 def test_resume_reruns_when_the_seed_differs(batch, tmp_path):
     # the seed changes our solver's search: a log must not mix seeds unnoticed
     log = tmp_path / "run.jsonl"
