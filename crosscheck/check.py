@@ -387,7 +387,11 @@ def judge(instance: Instance, runs: list[Run], options: CheckOptions) -> str | N
                     run.outcome, run.detail = "invalid-path", why
     truth = "SAT" if evidence else None
     unsat = [run for run in runs if run.status == "UNSAT"]
-    # (when a checked model proves SAT, every UNSAT run disagrees: no proof is checked)
+    # (when a checked model proves SAT, every UNSAT run disagrees: no proof is checked, and
+    # none is missing: "wrote no proof file" was counted as unchecked, audit 21-C #3)
+    if truth == "SAT":
+        for run in unsat:
+            run.proof_check = None
     if truth is None and unsat:
         for run in unsat:
             if run.proof is not None or run.proof_file is not None:

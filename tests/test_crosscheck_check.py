@@ -408,6 +408,20 @@ def test_a_program_named_cadical_or_kissat_is_asked_for_a_text_proof(tmp_path, p
     assert record["verdict"] == "invalid-proof"
 
 
+def test_an_unsat_that_a_model_refutes_has_no_proof_to_miss(tmp_path):
+    # a cadical that wrote no proof was 'unchecked: … wrote no proof file' beside its
+    # disagree, and counted in the proofs line, though no proof is checked then (21-C #3)
+    script = tmp_path / "cadical"
+    script.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n")
+    script.chmod(0o755)
+    liar = f"bin:{script}"
+    record = check_instance(SAT, CheckOptions(["dpll", liar], timeout=30, proofs=True))
+    assert record["verdict"] == "disagree"
+    assert record["runs"][liar]["outcome"] == "disagree" and "proof" not in record["runs"][liar]
+    record = check_instance(UNSAT, CheckOptions(["dpll", liar], timeout=30, proofs=True))
+    assert record["runs"][liar]["proof"] == f"unchecked: {liar} wrote no proof file"
+
+
 def test_an_unsat_that_one_solver_gave_alone_is_unconfirmed(tmp_path):
     script = tmp_path / "saysunsat"
     script.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n")
