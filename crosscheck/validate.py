@@ -9,6 +9,7 @@ one, CaDiCaL's and Kissat's proof files): dratify must verify it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,16 +106,19 @@ def proof_file_problem(clauses: Sequence[Sequence[int]], path: str) -> str | Non
     proof, say) is not read as one. Raises OSError when the file cannot be read."""
     with open(path, "rb") as handle:
         data = handle.read()
-    bad = data.find(b"\x00")  # a binary proof of small variables is all ASCII but for NULs
-    if bad < 0:
-        try:
-            text = data.decode("ascii")
-        except UnicodeDecodeError as exc:
-            bad = exc.start
-    if bad >= 0:
-        return f"dratify cannot read the proof: byte {bad + 1} is not text (a binary proof?)"
+    # the first byte that is no printable ASCII or white space: a binary proof of small
+    # variables is ASCII but for its NULs and control bytes (the NUL alone was named,
+    # after two control bytes: audit 21-C #6)
+    bad = _NOT_TEXT.search(data)
+    if bad is not None:
+        where = bad.start() + 1
+        return f"dratify cannot read the proof: byte {where} is not text (a binary proof?)"
+    text = data.decode("ascii")
     del data  # the text alone is big enough
     return _text_problem(clauses, text)
+
+
+_NOT_TEXT = re.compile(rb"[^\t\n\r\x0b\x0c\x20-\x7e]")
 
 
 def decode_path(model: Sequence[int], key: Key, name: str) -> tuple[list[str] | None, str | None]:

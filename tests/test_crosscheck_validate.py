@@ -74,10 +74,14 @@ def test_a_proof_file_is_checked_as_text_drat(tmp_path):
     lying.write_text("0\n", encoding="ascii")
     assert "dratify rejects the proof" in proof_file_problem(PHP_3_2, str(lying))
     binary = tmp_path / "binary.drat"  # cadical's default format: not read as text
-    binary.write_bytes(b"a\x02\x00a\x82\x01\x00")
+    binary.write_bytes(b"a\x02\x00a\x82\x01\x00")  # the control byte first, not the NUL
     assert proof_file_problem(PHP_3_2, str(binary)) == (
-        "dratify cannot read the proof: byte 3 is not text (a binary proof?)"
-    )
+        "dratify cannot read the proof: byte 2 is not text (a binary proof?)"
+    )  # (audit 21-C #6: it named the NUL after two control bytes)
+    binary.write_bytes(b"a\x02\x04\x00")
+    assert "byte 2 is not text" in proof_file_problem(PHP_3_2, str(binary))
+    binary.write_bytes(b"1 2 0\n\xc3\xa9 0\n")  # not ASCII
+    assert "byte 7 is not text" in proof_file_problem(PHP_3_2, str(binary))
     # small variables make a binary proof all ASCII but for its NULs: it was read as text
     # and rejected for a "bad token" (review 20)
     binary.write_bytes(b"aMOQSU\x00a?OQSU\x00")
