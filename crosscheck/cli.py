@@ -702,6 +702,10 @@ def _fuzz(
             err=out_err,
         )
     _echo_lines(notice_lines(dataclasses.replace(summary, timed_out=[])), err=out_err)
+    # every failure is on disk before the first shrink: a SIGKILL (CI's hard stop, the OOM
+    # killer) during shrinking left the later ones in the JSON records only (audit 21-C)
+    for record in failures:
+        save_failure(record, options, out_dir, shrink=False)
     shrinking = True
     for number, record in enumerate(failures, start=1):
         what = ", ".join(
@@ -745,7 +749,9 @@ def _fuzz(
                 err=out_err,
             )
         _echo(f"  saved: {' '.join(saved.files)}", err=out_err)
-        how = "regenerate" if saved.did_not_fail_again else "reproduce"
+        # (an unshrunk save after Ctrl-C said "reproduce:" over the command that regenerates
+        # it, as its file says: audit 21-C #7)
+        how = "regenerate" if saved.regenerates else "reproduce"
         _echo(f"  {how}: {saved.reproduce}", err=out_err)
     slow = fail_on_timeout and bool(timeouts)
     if slow:

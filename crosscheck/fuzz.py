@@ -165,6 +165,9 @@ class SavedFailure:
     did_not_fail_again: bool = False
     """Checked again before shrinking, the instance did not fail (a flaky solver, a worker
     that died): ``reproduce`` only regenerates it, saved unshrunk."""
+    regenerates: bool = False
+    """``reproduce`` is the fuzz command that makes the instance again (saved unshrunk),
+    not a check of a saved file."""
 
 
 def _save_instance(
@@ -214,7 +217,8 @@ def save_timeout(record: dict[str, Any], options: FuzzOptions, out_dir: str) -> 
     family, seed = record["family"], record["seed"]
     instance = fuzz_instance(family, seed, options.max_vars)
     _stem, files, _maze_file = _save_instance(instance, family, seed, options, out_dir)
-    return SavedFailure(record, files, regenerate_command(family, seed, options, out_dir))
+    command = regenerate_command(family, seed, options, out_dir)
+    return SavedFailure(record, files, command, regenerates=True)
 
 
 def save_failure(
@@ -236,7 +240,7 @@ def save_failure(
     stem, files, maze_file = _save_instance(instance, family, seed, options, out_dir)
     regenerate = regenerate_command(family, seed, options, out_dir)
     if not shrink:
-        return SavedFailure(record, files, regenerate)
+        return SavedFailure(record, files, regenerate, regenerates=True)
     shrunk = shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
     if shrunk is None:
         # The plain CNF did not fail: the failure needs the maze (its search or a path),
@@ -245,7 +249,7 @@ def save_failure(
         if maze_file and is_failure(check_instance(instance, options.check)):
             command = check_command(maze_file, options.check, encoding=record.get("encoding"))
             return SavedFailure(record, files, command)
-        return SavedFailure(record, files, regenerate, did_not_fail_again=True)
+        return SavedFailure(record, files, regenerate, did_not_fail_again=True, regenerates=True)
     min_path = stem + ".min.cnf"
     reproduce = check_command(min_path, options.check)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(shrunk.failures))

@@ -244,6 +244,26 @@ def test_fuzz_shows_its_shrinking_on_a_terminal(tmp_path, monkeypatch):
     assert "shrinking" not in quiet.stderr
 
 
+def test_every_failure_is_on_disk_before_the_first_shrink(tmp_path, monkeypatch):
+    # a SIGKILL during the first shrink left the later failures in the records only
+    # (audit 21-C): what is on disk when shrinking starts must be every failure
+    import crosscheck.fuzz as fuzz
+
+    on_disk: list[set[str]] = []
+
+    def shrink(*_args, **_kwargs):
+        on_disk.append({path.name for path in out.glob("ksat-*.cnf")})
+        return None  # (no shrunk form: each is kept as saved)
+
+    monkeypatch.setattr(fuzz, "shrink_instance", shrink)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1
+    fails = {f"ksat-{line.split()[3].rstrip(':')}.cnf" for line in result.stdout.splitlines()
+             if line.startswith("FAIL ksat seed ")}  # fmt: skip
+    assert len(fails) >= 2 and on_disk[0] == fails
+
+
 def test_ctrl_c_while_fuzz_shrinks_still_saves_and_reports_every_failure(tmp_path, monkeypatch):
     import crosscheck.fuzz as fuzz
 
@@ -260,8 +280,8 @@ def test_ctrl_c_while_fuzz_shrinks_still_saves_and_reports_every_failure(tmp_pat
     fails = [i for i, line in enumerate(lines) if line.startswith("FAIL ksat seed ")]
     assert len(fails) >= 2  # every failure reported, not only the one being shrunk
     for i in fails:
-        assert lines[i + 1].startswith("  saved: ") and lines[i + 2].startswith("  reproduce: ")
-        assert lines[i + 2].startswith("  reproduce: satkit fuzz --family ksat --seed ")
+        assert lines[i + 1].startswith("  saved: ") and lines[i + 2].startswith("  regenerate: ")
+        assert lines[i + 2].startswith("  regenerate: satkit fuzz --family ksat --seed ")
     assert len(list(out.glob("ksat-*.cnf"))) == len(fails)
 
 
