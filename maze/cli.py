@@ -409,6 +409,7 @@ def decode_command(
     if formula is not None:
         print_warnings(formula.warnings, quiet)
     clauses = formula.clauses if formula is not None else None
+    nvars = formula.nvars if formula is not None else None
 
     if _looks_like_result(text):
         if formula is None:
@@ -432,6 +433,7 @@ def decode_command(
             trim=trim,
             confirm_seconds=CONFIRM_SECONDS,
             answer_steps=steps,
+            nvars=nvars,
         )
     else:
         try:
@@ -460,6 +462,7 @@ def decode_command(
             key_line=first_line,
             confirm_seconds=CONFIRM_SECONDS,  # as long as `maze solve` gives it
             answer_steps=steps,
+            nvars=nvars,
         )
     print_warnings(decoded.warnings, quiet)
     if maze is not None and decoded.steps != maze.steps and not quiet:

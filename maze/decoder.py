@@ -144,11 +144,25 @@ def first_time_all_held(valuation: Mapping[int, bool], key: Key) -> int | None:
     return next((time for time in times if not missing.get(time)), None)
 
 
-def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool], file: str) -> None:
-    """Raise FormatError unless every clause has a true literal under ``valuation``.
+def check_model(
+    clauses: Sequence[Sequence[int]],
+    valuation: Mapping[int, bool],
+    file: str,
+    nvars: int | None = None,
+) -> None:
+    """Raise FormatError unless every clause has a true literal under ``valuation``, and
+    (when ``nvars`` is given) the valuation names no variable above ``nvars``.
 
     An atom the valuation leaves out satisfies nothing (partial models are allowed).
     """
+    top = max(valuation, default=0)
+    if nvars is not None and top > nvars:
+        # (a model of another CNF that happened to satisfy this one passed: crosscheck
+        # refuses it as an invalid model, audit 21-B #2)
+        raise FormatError(
+            file, None, f"the model gives variable {top} a value, but the CNF has {nvars} "
+            "variables: it is for another CNF",
+        )  # fmt: skip
     true = {atom if value else -atom for atom, value in valuation.items()}
     isdisjoint = true.isdisjoint
     for number, clause in enumerate(clauses, start=1):
@@ -157,7 +171,6 @@ def check_model(clauses: Sequence[Sequence[int]], valuation: Mapping[int, bool],
             unset = [abs(lit) for lit in clause if abs(lit) not in valuation]
             why = ""
             if unset:  # an answer for another CNF (another encoding), or one cut short
-                top = max(valuation, default=0)
                 why = (
                     f": the answer gives variable {unset[0]} no value (it names variables up to"
                     f" {top}): it is for another CNF, or cut short"
@@ -225,6 +238,7 @@ def decode(
     key_line: int = 1,
     confirm_seconds: float | None = None,
     answer_steps: int | None = None,
+    nvars: int | None = None,
 ) -> Decoded:
     """Decode one answer and check it as far as the inputs allow (see the module docstring).
 
@@ -234,7 +248,8 @@ def decode(
       a ready :class:`Key`.
     - ``maze``: when known, the path is validated against it and an
       "unsatisfiable" answer is confirmed by the search.
-    - ``clauses``: when known, the model must satisfy them.
+    - ``clauses``: when known, the model must satisfy them (and name no variable above
+      ``nvars``, the CNF's count, when given).
     - ``trim``: cut the path at the first time every treasure is held.
     - ``confirm_seconds``: how long the search may take to confirm "unsatisfiable"
       (None: no limit); ``Decoded.confirmed`` is None when it runs out.
@@ -260,7 +275,8 @@ def decode(
     key = _required_key(key_source, file, key_line)
     _check_steps(key, answer_steps, file)
     if clauses is not None:
-        check_model(clauses, valuation, file)
+        check_model(clauses, valuation, file, nvars)
+    _check_key_is_whole(key, valuation, clauses, file)
     path = path_from_valuation(valuation, key, file)
     if maze is not None:
         # the walk is checked for the K it was encoded with (the key's): an answer for
@@ -289,6 +305,27 @@ def decode(
                 )
             path = path[: held + 1]
     return Decoded(path, key, steps)
+
+
+def _check_key_is_whole(
+    key: Key, valuation: Mapping[int, bool], clauses: Sequence[Sequence[int]] | None, file: str
+) -> None:
+    """Raise FormatError when a key in the ``names`` form (which names every variable) names
+    none of the highest atoms the answer or the CNF uses: the key comes last in a DP file,
+    so a file cut short lost its end, and the walk was read up to the times left, with no
+    Has atom to check (audit 21-B #1)."""
+    if not key.spelled:
+        return
+    used, what = max(valuation, default=0), "the answer"
+    if clauses is not None:
+        top = max((abs(lit) for clause in clauses for lit in clause), default=0)
+        if top > used:
+            used, what = top, "the CNF"
+    if used > key.atoms:
+        raise FormatError(
+            file, None, f"the key names atoms up to {key.atoms} (times 0..{key.steps}), but "
+            f"{what} uses atom {used}: the key is cut short, or it is another formula's",
+        )  # fmt: skip
 
 
 def _check_steps(key: Key | None, answer_steps: int | None, file: str) -> None:

@@ -215,7 +215,7 @@ def attempt(
     valuation = {abs(lit): lit > 0 for lit in model}
     where = f"{maze.name} (K={steps}, {encoding} encoding)"
     try:
-        check_model(clauses, valuation, where)
+        check_model(clauses, valuation, where, cnf.nvars)
         key = _key(cnf.atoms)
         path = path_from_valuation(valuation, key, where)
     except FormatError as exc:

@@ -104,6 +104,44 @@ def test_check_model_partial_and_negative():
         check_model([[]], {}, "m")
 
 
+def test_check_model_refuses_variables_the_cnf_does_not_have():
+    # a model of the compact CNF decoded against the assignment CNF passed with exit 0,
+    # though crosscheck calls such a model invalid (audit 21-B #2)
+    check_model([[1], [2]], {1: True, 2: True}, "m", nvars=2)
+    with pytest.raises(FormatError) as caught:
+        check_model([[1], [2]], {1: True, 2: True, 999: False}, "m", nvars=2)
+    assert caught.value.message == (
+        "the model gives variable 999 a value, but the CNF has 2 variables: it is for another CNF"
+    )
+
+
+def test_a_names_key_cut_short_is_refused_not_read_to_the_times_left():
+    # the key comes last in a DP file: cut there, it named times 0..3 of K=5, and the
+    # walk of 3 moves was printed with exit 0, no treasure checked (audit 21-B #1)
+    key_text = CNF.key_text()
+    lines = key_text.splitlines(keepends=True)
+    whole = parse_key(key_text)
+    assert decode(GOOD, whole, "out").path is not None
+    cut = parse_key("".join(lines[: len(lines) // 2]), "out")
+    with pytest.raises(FormatError) as caught:
+        decode(GOOD, cut, "out")
+    assert caught.value.message.startswith(f"the key names atoms up to {cut.atoms} (times 0..")
+    assert caught.value.message.endswith(
+        f"but the answer uses atom {max(GOOD)}: the key is cut short, or it is another formula's"
+    )
+    with pytest.raises(FormatError, match="but the CNF uses atom"):  # the clauses say it too
+        decode({1: True}, cut, "out", clauses=[[1], [1, -max(GOOD)]])
+    # cut in the middle of a line: no longer skipped as free text
+    with pytest.raises(FormatError) as caught:
+        parse_key("1 At(START,0)\n2 At(A,\n", "out", first_line=7)
+    assert (caught.value.line, caught.value.message) == (
+        8, "At(A, is not an atom name At(NODE,TIME) (the key cut short?)")  # fmt: skip
+    with pytest.raises(FormatError, match=r"Has\(GOLD is not an atom name Has\(TREASURE,TIME\)"):
+        parse_key("3 Has(GOLD\n")
+    # the node-time form names the At atoms only: the Has atoms above them are no sign
+    assert not parse_key("1 START 0\n2 A 0\n").spelled
+
+
 def test_decode_with_every_key_source():
     for source in (
         CNF.key_text(),

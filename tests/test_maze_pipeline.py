@@ -113,6 +113,20 @@ def test_a_model_that_breaks_a_clause_is_caught():
         attempt(SMALL, 3, lambda clauses: _Liar([-v for v in range(1, 21)]))
 
 
+def test_a_model_with_a_variable_the_cnf_lacks_is_caught():
+    # a real model plus `999`: maze solve printed the path, crosscheck said invalid-model
+    good = attempt(SMALL, 3, lambda clauses: Solver(bootstrap_with=clauses))[1]
+    assert good is not None
+
+    def model(clauses):
+        with Solver(bootstrap_with=clauses) as solver:
+            solver.solve()
+            return [*solver.get_model(), 999]
+
+    with pytest.raises(MazeSolveError, match="gives variable 999 a value, but the CNF has 20"):
+        attempt(SMALL, 3, lambda clauses: _Liar(model(clauses)))
+
+
 @pytest.mark.parametrize("model", [[], None])
 def test_sat_without_a_model_is_said_so(model):
     # cadical -n prints `s SATISFIABLE` and no v lines: this used to be "the solver's model
