@@ -8,7 +8,8 @@ Reading rules (see README "DIMACS as satkit reads it"):
 - ``p cnf V C`` (runs of blanks and tabs allowed) may appear once, before the
   first clause. Clauses are runs of literals ended by ``0``; newlines are not
   separators, so a clause may span lines and a line may hold several clauses.
-- A line starting with ``%`` (SATLIB) ends the input: what follows is ignored.
+- A line starting with ``%`` (SATLIB) ends the input: what follows is ignored (with a
+  warning, an error when strict, unless it is SATLIB's ``0``, blank lines and comments).
 - A ``0`` with no literals before it is a real empty clause and is kept.
 - A last clause without its ``0`` is accepted with a warning (error if strict).
 - A literal above MAX_VARIABLES (2**31 - 1, what every solver can index) is
@@ -168,6 +169,7 @@ class _Reader:
         self.max_var = 0
         self.ended = False  # a % line was seen
         self.end_line = 0  # the line of that % (where the input ends)
+        self.trailer_checked = False  # what follows it was found to be more than a trailer
         self.first_clause_line = 0
         self.back_matter: list[str] = []
         self.over_header: re.Pattern[bytes] | None = None
@@ -225,12 +227,34 @@ class _Reader:
             else:
                 self.special_line(raw, line)
             if self.ended:
+                self.trailer(block[end + 1 :], line + 1)
                 return
             seen += len(raw.translate(None, _LITERAL_BYTES))
             start = end + 1
             line += 1
         if start < len(block):
             self.feed_literals(block[start:], line)
+
+    def trailer(self, block: bytes, first_line: int) -> None:
+        """Lines after the ``%`` that ended the input: SATLIB's trailer (``0``, blank lines)
+        and comments pass; anything else is ignored with a warning (an error when strict).
+        Clauses after a ``%`` were dropped without a word, even under --strict, where
+        cadical, picosat, minisat and PySAT all refuse such a file (audit 21-B #6)."""
+        if self.trailer_checked:
+            return
+        for offset, raw in enumerate(block.split(b"\n")):
+            stripped = raw.strip()
+            if stripped in (b"", b"0") or stripped[:1] in (b"c", b"%"):
+                continue
+            self.trailer_checked = True
+            ending = f"the '%' line that ends the input (line {self.end_line})"
+            what = f"{_shown(stripped)} after {ending}"
+            self.complain(
+                first_line + offset,
+                f"{what}; SATLIB puts only '0' there" if self.strict
+                else f"{what} is ignored (SATLIB puts only '0' there)",
+            )  # fmt: skip
+            return
 
     def feed_literals(self, text: bytes, first_line: int) -> None:
         """Literals and 0s (only the bytes of ``_LITERAL_BYTES``) beginning on line ``first_line``.
@@ -550,9 +574,12 @@ def _parse_blocks(
     block, first_line = b"", 1
     with lists_built_without_gc():
         for block, first_line in blocks:
+            if reader.ended:  # (the blocks after the % line: read for the trailer check)
+                reader.trailer(block, first_line)
+                if reader.trailer_checked:
+                    break
+                continue
             reader.feed(block, first_line)
-            if reader.ended:
-                break
     # the end of the input: the % line that ends it (what follows is ignored), else the
     # line after the last one
     return reader.finish(reader.end_line if reader.ended else first_line + block.count(b"\n"))

@@ -17,7 +17,14 @@ from pysat.formula import CNF
 
 import formats.dimacs as dimacs
 from formats import FormatError, Formula
-from formats.dimacs import clause_line, dimacs_text, parse_dimacs, read_dimacs, write_dimacs
+from formats.dimacs import (
+    clause_line,
+    dimacs_text,
+    parse_dimacs,
+    parse_dimacs_blocks,
+    read_dimacs,
+    write_dimacs,
+)
 
 # -- a reference parser: the plainest token loop, line by line ------------------------------
 
@@ -231,6 +238,29 @@ def test_satlib_percent_marker_ends_the_input():
 def test_everything_after_percent_is_ignored_even_garbage():
     formula = parse_dimacs("p cnf 1 1\n1 0\n% trailer\n0\nnot dimacs at all\n\x00\n")
     assert formula.clauses == [[1]]
+    assert [str(w) for w in formula.warnings] == [
+        "<string>:5: 'not dimacs at all' after the '%' line that ends the input (line 3) is "
+        "ignored (SATLIB puts only '0' there)"
+    ]
+
+
+def test_clauses_after_percent_are_no_silent_loss():
+    # '1 -2 0 / % / -1 0 / 2 0' answered SAT with --strict, the last two clauses dropped
+    # unseen; cadical, picosat, minisat and PySAT refuse the file (audit 21-B #6)
+    text = "p cnf 2 1\n1 -2 0\n% the rest\n-1 0\n2 0\n"
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs(text, strict=True)
+    assert (caught.value.line, caught.value.message) == (
+        4, "'-1 0' after the '%' line that ends the input (line 3); SATLIB puts only '0' there"
+    )
+    assert parse_dimacs(text).clauses == [[1, -2]]
+    # SATLIB's own trailer, comments and more % lines pass; so do blocks read after the %
+    blocks = [(b"p cnf 1 1\n1 0\n%\n", 1), (b"0\n\nc end\n%\n", 4), (b"0\n", 8)]
+    formula = parse_dimacs_blocks(iter(blocks), "f.cnf", strict=True)
+    assert formula.clauses == [[1]] and formula.warnings == []
+    blocks.append((b"1 0\n", 9))
+    with pytest.raises(FormatError, match="^f.cnf:9: '1 0' after the '%' line"):
+        parse_dimacs_blocks(iter(blocks), "f.cnf", strict=True)
 
 
 def test_a_real_empty_clause_is_kept():
