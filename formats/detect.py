@@ -6,7 +6,13 @@ import itertools
 import os
 
 from formats.assignment import parse_dp_input, read_dp_text
-from formats.dimacs import BLOCK_SIZE, UNTERMINATED, parse_dimacs, parse_dimacs_blocks
+from formats.dimacs import (
+    BLOCK_SIZE,
+    UNTERMINATED,
+    is_answer_line,
+    parse_dimacs,
+    parse_dimacs_blocks,
+)
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import display_name, iter_byte_blocks, read_bytes, text_lines
@@ -50,8 +56,8 @@ def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None)
         tokens = line.split()
         if not tokens:
             continue
-        if tokens[0][0] in "cp%":
-            return "dimacs"
+        if tokens[0][0] in "cp%" or is_answer_line(line):  # (the DIMACS reader says what
+            return "dimacs"  # a solver's answer is, where the DP reader missed its '0')
         tokens = before_comment(tokens)
         if tokens == ["0"]:
             return "assignment"

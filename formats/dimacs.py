@@ -148,6 +148,33 @@ def _shown(token: bytes) -> str:
     return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
+def is_answer_line(line: str) -> bool:
+    """True for a line that only a solver's answer starts with: ``s SATISFIABLE`` (or
+    UNSATISFIABLE, UNKNOWN), a ``v`` line, or a MiniSat result file's SAT/UNSAT/INDET —
+    for readers of a CNF, a maze or a DP input to say what they were given instead.
+
+    >>> is_answer_line("s SATISFIABLE"), is_answer_line("v 1 -2 0"), is_answer_line("UNSAT")
+    (True, True, True)
+    >>> is_answer_line("1 2 0"), is_answer_line("START A")
+    (False, False)
+    """
+    tokens = line.split()
+    if not tokens:
+        return False
+    if tokens[0] == "s":
+        return tokens[1:2] != [] and tokens[1] in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN")
+    if tokens[0] == "v":
+        return all(token.lstrip("-").isdigit() for token in tokens[1:])
+    return len(tokens) == 1 and tokens[0] in ("SAT", "UNSAT", "INDET")
+
+
+ANSWER_NOT_INPUT = (
+    "this is a solver's answer (s/v lines or a MiniSat result), not a CNF: satkit maze "
+    "decode ANSWER --cnf CNF reads one"
+)
+"""What a reader says when a solver's answer (`is_answer_line`) is given as its input."""
+
+
 UNTERMINATED = "last clause has no terminating 0"
 """The warning for input that ends inside a clause (an error with ``strict``)."""
 
@@ -442,6 +469,8 @@ class _Reader:
         else:
             if b"\x00" in raw:
                 raise self.error(line, "binary data, not DIMACS text")
+            if is_answer_line(stripped.decode("utf-8", "replace")):  # (audit 21-B #5)
+                raise self.error(line, ANSWER_NOT_INPUT)
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
 
     def inline_comment(self, body: bytes, line: int) -> None:

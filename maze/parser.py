@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 
+from formats.dimacs import is_answer_line
 from formats.errors import FormatError, FormatWarning
 from formats.streams import display_name, read_text, text_lines
 from maze.model import NODE_NAME_LIMIT, START, TREASURE_NAME_LIMIT, Maze
@@ -90,6 +91,8 @@ def _other_assignment_file(first: list[str], lines: list[str]) -> str | None:
     >>> _other_assignment_file(["1", "T"], ["1 T", "2 F", "0"])
     "a Davis–Putnam output ('1 T' lines; satkit maze decode reads it)"
     """
+    if is_answer_line(" ".join(first)):  # (a saved cadical output had "no START node")
+        return "a solver's answer (s/v lines or a MiniSat result; satkit maze decode reads it)"
     if _DP_OUTPUT_LINE.fullmatch(" ".join(first)):
         return "a Davis–Putnam output ('1 T' lines; satkit maze decode reads it)"
     if first == ["0"]:

@@ -17,6 +17,7 @@ from pysat.formula import CNF
 
 import formats.dimacs as dimacs
 from formats import FormatError, Formula
+from formats.detect import read_dimacs_or_dp, read_formula
 from formats.dimacs import (
     clause_line,
     dimacs_text,
@@ -259,8 +260,26 @@ def test_clauses_after_percent_are_no_silent_loss():
     formula = parse_dimacs_blocks(iter(blocks), "f.cnf", strict=True)
     assert formula.clauses == [[1]] and formula.warnings == []
     blocks.append((b"1 0\n", 9))
-    with pytest.raises(FormatError, match="^f.cnf:9: '1 0' after the '%' line"):
+    with pytest.raises(FormatError, match=r"^f\.cnf:9: '1 0' after the '%' line"):
         parse_dimacs_blocks(iter(blocks), "f.cnf", strict=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [("s SATISFIABLE\nv 1 -2 0\n", 1), ("c cadical\ns UNSATISFIABLE\n", 2),
+     ("SAT\n1 -2 0\n", 1), ("UNSAT\n", 1)],
+)  # fmt: skip
+def test_a_solver_s_answer_given_as_a_cnf_is_named(text, line, tmp_path):
+    # swapped decode arguments, or stats on a result file, said "no line '0' ending the
+    # clause list" (the DP reader's words): audit 21-B #5
+    path = tmp_path / "answer.txt"
+    path.write_text(text)
+    with pytest.raises(FormatError) as caught:
+        read_formula(str(path))
+    assert caught.value.message.startswith("this is a solver's answer (s/v lines or a MiniSat")
+    assert caught.value.line == line
+    with pytest.raises(FormatError, match="this is a solver's answer"):
+        read_dimacs_or_dp(str(path))
 
 
 def test_a_real_empty_clause_is_kept():

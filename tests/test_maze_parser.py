@@ -120,6 +120,8 @@ def test_exits_are_directed_as_written():
         ("1 2 3\nGOLD\n2\n", 1, "not a maze (a maze's first line names its nodes, START among"),
         ("~At(START,0) V ~At(A,0)\n", 1, "this is a list of clauses over At(…) atoms"),
         ("START B START A\n", 1, "this is a back end's answer (one line: a walk from START)"),
+        ("s SATISFIABLE\nv 1 0\n", 1, "this is a solver's answer (s/v lines or a MiniSat"),
+        ("UNSAT\n", 1, "this is a solver's answer"),  # (audit 21-B #5: "no START node")
         ("START, A, D, GOAL\n", 1, "this is a back end's answer"),
         ("START A B A\nGOLD\n2\n", 1, "node A is declared twice"),  # a maze after all
     ],
