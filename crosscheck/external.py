@@ -24,8 +24,9 @@ for one.
 
 :func:`run_program` runs one program under a deadline that really stops it
 (the process and every process still below it are killed: a wrapper script's
-solver would otherwise run on; one detached by a double fork has left the tree)
-and returns an :class:`ExternalAnswer`.
+solver would otherwise run on; on Linux, what it leaves running when it ends, detached by
+a double fork too, is adopted and killed: `kill_leftovers`) and returns an
+:class:`ExternalAnswer`.
 :class:`ExternalSolver` wraps that in the PySAT surface, so the registry can
 hand out ``bin:cadical`` like any other solver.
 """
@@ -33,11 +34,13 @@ hand out ``bin:cadical`` like any other solver.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -280,6 +283,7 @@ def run_program(
                 # from the program's start to its end, any way out of this block kills
                 # it: a signal while Popen runs is held (Popen could not return the
                 # program), and one after that raises inside this try
+                known = _children() if _adopt_orphans() else None
                 try:
                     with signals_held() as caught:
                         process = subprocess.Popen(
@@ -316,6 +320,8 @@ def run_program(
                 if killer is not None:
                     with killer.lock:
                         killer.process = None
+                if known is not None:  # what it left running when it ended: no answer
+                    kill_leftovers(known)  # comes from those (audit 21-C #4)
             answer_text = _answer_text(out_file)
             out_tail = _read_tail(out_file)
             errors = _read_tail(err_file)
@@ -415,6 +421,47 @@ def _says_unknown(text: str) -> bool:
         if line.split() in (["s", "UNKNOWN"], ["c", "UNKNOWN"], ["INDET"]):
             return True
     return False
+
+
+_SUBREAPER: bool | None = None  # whether this process adopts orphans (None: not tried yet)
+
+
+def _adopt_orphans() -> bool:
+    """Make this process a Linux child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``), once:
+    what a program leaves running when it exits (a wrapper's racing solvers, a detached
+    ``( setsid prog & )``) becomes this process's child instead of init's, where
+    `kill_leftovers` finds it. False where that is not available."""
+    global _SUBREAPER
+    if _SUBREAPER is None:
+        _SUBREAPER = False
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(OSError, AttributeError):
+                libc = ctypes.CDLL(None, use_errno=True)
+                _SUBREAPER = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _SUBREAPER
+
+
+_PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+
+
+def _children() -> set[int]:
+    """The process ids of this process's children."""
+    try:
+        return {child.pid for child in psutil.Process().children()}
+    except psutil.Error:
+        return set()
+
+
+def kill_leftovers(known: set[int]) -> None:
+    """Kill (with what they started) and reap this process's children that are not in
+    ``known``: after a program ends, those are what it left running, adopted here as the
+    subreaper (`_adopt_orphans`)."""
+    for pid in _children() - known:
+        kill_descendants(pid)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
 
 
 def kill_tree(process: subprocess.Popen[bytes]) -> None:

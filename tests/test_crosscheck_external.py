@@ -448,3 +448,22 @@ def test_a_broken_answer_on_a_full_tmpdir_is_the_machine_s_failure(tmp_path, cnf
         run_program(broken, cnf, 30)
     fine = fake(tmp_path, "fine", 'printf "s SATISFIABLE\\nv 1 -2 3 0\\n"\nexit 10')
     assert run_program(fine, cnf, 30).status == "SAT"  # a whole answer stands
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
+def test_what_a_program_leaves_running_when_it_ends_is_killed(tmp_path, cnf):
+    # a wrapper racing solvers answered and exited; its helpers ran on after crosscheck
+    # ended, adopted by init (audit 21-C #4), a detached `( setsid … & )` one too
+    pids = tmp_path / "pids"
+    program = fake(
+        tmp_path, "cadical",
+        f"sleep 30 & echo $! >> {pids}\n( setsid sleep 31 & echo $! >> {pids} )\n"
+        'echo "s SATISFIABLE"; echo "v 1 2 -3 0"; exit 10',
+    )  # fmt: skip
+    answer = run_program(program, str(cnf), timeout=20)
+    assert answer.status == "SAT"
+    left = [int(pid) for pid in pids.read_text().split()]
+    assert len(left) == 2
+    for pid in left:
+        with pytest.raises(ProcessLookupError):  # killed and reaped, not a zombie of ours
+            os.kill(pid, 0)
