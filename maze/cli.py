@@ -315,6 +315,30 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
     return formula, key if key is not None and key.at else None
 
 
+_SOLVED_HEADER = re.compile(r"(?:found|parsed) 'p cnf ([0-9]+) ([0-9]+)' header")
+"""The header a solver says it read, in a ``c`` line: CaDiCaL's ``found 'p cnf 72 334'
+header`` (without -q), Kissat's ``parsed 'p cnf 72 334' header``."""
+
+
+def _check_solved_header(comments: list[str], formula: Formula, name: str, cnf: str) -> None:
+    """FormatError when the solver's comments name the header it read and that is not the
+    --cnf file's: an UNSAT answer of another CNF decoded as NO SOLUTION (audit 21-B #3).
+    (MiniSat's result file says nothing of the sort: its answers cannot be checked so.)"""
+    for comment in comments:
+        found = _SOLVED_HEADER.search(comment)
+        if found is None:
+            continue
+        variables, clauses = int(found.group(1)), int(found.group(2))
+        ours = formula.declared_clauses
+        ours = len(formula.clauses) if ours is None else ours
+        if clauses != ours or variables > formula.nvars:
+            raise FormatError(
+                name, None, f"the solver read 'p cnf {variables} {clauses}', and {cnf} is "
+                f"'p cnf {formula.nvars} {ours}': this answer is for another CNF",
+            )  # fmt: skip
+        return
+
+
 def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
     """A DP output's own key must name its atoms as the CNF given with --cnf does: a
     disagreement means the two files are not from the same encoding (decoding by either
@@ -417,6 +441,7 @@ def decode_command(
                 name, None, "a solver result carries no key: give the CNF it solved with --cnf"
             )
         result = parse_result(text, name)
+        _check_solved_header(result.comments, formula, name, display_name(cnf_file or "-"))
         if result.status == "UNKNOWN":
             raise FormatError(name, None, "the solver gave no answer (UNKNOWN): nothing to decode")
         valuation = None

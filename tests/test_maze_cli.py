@@ -1259,3 +1259,22 @@ def test_a_longer_walk_that_holds_everything_within_k_is_printed_as_the_maze_s_w
     assert result.stderr.endswith(
         "its first 4 moves hold every treasure: printed, cut by --trim to the first 3 moves\n"
     )
+
+
+def test_an_answer_whose_solver_read_another_header_is_refused(tmp_path):
+    # CaDiCaL's UNSAT of another CNF was decoded as NO SOLUTION for example.txt, though its
+    # own comments name the header it read (audit 21-B #3); Kissat says 'parsed'
+    cnf = tmp_path / "ex.cnf"
+    assert run("encode", EXAMPLE, "-o", cnf).exit_code == 0  # (DIMACS, by its name)
+    for verb in ("found", "parsed"):
+        answer = tmp_path / f"{verb}.out"
+        answer.write_text(f"c {verb} 'p cnf 1386 38749' header\ns UNSATISFIABLE\n")
+        result = run("decode", answer, "--cnf", cnf)
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"error: {answer}: the solver read 'p cnf 1386 38749', and {cnf} is 'p cnf 72 334':"
+            " this answer is for another CNF\n"
+        )
+        answer.write_text(f"c {verb} 'p cnf 72 334' header\ns UNSATISFIABLE\n")
+        result = run("decode", answer, "--cnf", cnf)
+        assert (result.exit_code, result.stdout) == (0, "NO SOLUTION\n")
