@@ -66,12 +66,24 @@ def literal(value: Any) -> int:
         raise TypeError(f"a literal must be a non-zero int, not {value!r}") from None
 
 
+def not_a_clause(clause: Any) -> TypeError:
+    """The error for a clause that is no iterable: ``Solver(bootstrap_with=[1, -2])`` and
+    ``add_clause(5)`` said "'int' object is not iterable" (audit 21-A #3)."""
+    return TypeError(
+        f"a clause is a list of int literals, not {clause!r}: a formula is a list of "
+        "clauses, such as [[1, -2], [2]]"
+    )
+
+
 def checked_clause(clause: Iterable[Any]) -> list[int]:
     """The clause as a fresh list of non-zero int literals within `MAX_VARIABLE`.
 
     Raises TypeError for a literal that is not an int, ValueError for 0 or one too large.
     """
-    lits = list(clause)
+    try:
+        lits = list(clause)
+    except TypeError:
+        raise not_a_clause(clause) from None
     for lit in lits:
         if lit.__class__ is not int:  # (plain ints, the common case, are taken as they are)
             lits = [literal(lit) for lit in lits]

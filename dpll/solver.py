@@ -57,6 +57,7 @@ from dpll.inputs import (
     declared_vars,
     has_atmosts,
     literal,
+    not_a_clause,
 )
 from dpll.proof import ProofLog
 
@@ -463,7 +464,10 @@ class Solver:
         """The clause as a fresh list of ints, checked before any unknown variable becomes
         known. One clause at a time (`add_clause`) takes this lean path: 5x cheaper per
         clause than going through `_checked_batch`."""
-        lits = list(clause)
+        try:
+            lits = list(clause)
+        except TypeError:
+            raise not_a_clause(clause) from None
         for lit in lits:
             if lit.__class__ is not int:
                 lits = [literal(lit) for lit in lits]
@@ -490,7 +494,13 @@ class Solver:
         batch = clauses
         if not (isinstance(batch, list) and set(map(type, batch)) <= {list, tuple}):
             with gc_paused():  # 150,000 new lists: collections would cost 5x the copying
-                batch = [list(clause) for clause in clauses]
+                try:
+                    batch = [list(clause) for clause in clauses]
+                except TypeError:
+                    bad = clauses  # (the formula itself, when it is no iterable)
+                    with contextlib.suppress(TypeError):
+                        bad = next((c for c in clauses if not hasattr(c, "__iter__")), clauses)
+                    raise not_a_clause(bad) from None
         literals = chain.from_iterable
         if set(map(type, literals(batch))) - {int}:
             batch = [[literal(lit) for lit in lits] for lits in batch]
@@ -575,10 +585,11 @@ class Solver:
     def _assumptions(self, assumptions: Iterable[int]) -> list[int]:
         """The assumptions as ints; their variables become known (`nof_vars`), as in PySAT."""
         assume = [literal(lit) for lit in assumptions]
-        for lit in assume:
-            if lit == 0:
-                raise ValueError("an assumption must be a non-zero int, not 0")
-            self._grow(abs(lit))
+        if 0 in assume:
+            raise ValueError("an assumption must be a non-zero int, not 0")
+        # every literal checked before any variable is added: [5, 0] refused left 5
+        # variables behind (audit 21-A #1); `_grow` itself changes nothing when it refuses
+        self._grow(max(map(abs, assume), default=0))
         return assume
 
     def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
@@ -719,7 +730,10 @@ class Solver:
         """Yield every model (over variables 1..`nof_vars`) under the assumptions.
 
         Unlike PySAT's, the solver's formula is left unchanged: the blocking clauses go
-        to a private copy of the formula, so `solve` afterwards answers as before.
+        to a private copy of the formula, so `solve` afterwards answers as before. As in
+        PySAT, `get_status` is True and `get_model` the model yielded while one is out,
+        and once every model is out `get_status` is False (with no core: the blocking
+        clauses, not the assumptions, made it so).
 
         >>> with Solver(bootstrap_with=[[-1, 2], [-2, 3]]) as s:
         ...     for m in s.enum_models():
@@ -734,12 +748,16 @@ class Solver:
         copy = self._new_engine(nvars, self._live().equivalent_clauses(), None)
         self._enumerations.append(copy)  # clauses added meanwhile go to the copy too
         try:
+            # (the getters said what the last plain solve left, an UNSAT with its core
+            # included, while models were yielded and after: audit 21-A #2)
             while copy.solve(assume, Limits()):
                 model = copy.model()
+                self._status, self._model, self._core = True, list(model), None
                 yield model
                 copy.add_clause([-lit for lit in model])
                 if not model:
                     break  # the empty formula has exactly one (empty) model
+            self._status, self._model, self._core = False, None, None
         finally:
             self._enumerations.remove(copy)
             for key, value in copy.stats().items():

@@ -15,7 +15,7 @@ from pysat.solvers import Solver as PySATSolver
 
 from dpll import Solver
 from dpll.engine import STAT_KEYS
-from dpll.solver import MODES, PYSAT_NAMES
+from dpll.solver import MODES, PYSAT_NAMES, TooManyVariables
 from formats.formula import Formula
 
 
@@ -775,3 +775,45 @@ def test_prefer_phases_is_the_soft_set_phases() -> None:
         assert s.solve() and s.get_model() == [1, 2, 3]
     with Solver(mode="classic") as s, pytest.raises(NotImplementedError):
         s.prefer_phases([1])
+
+
+def test_the_getters_follow_enum_models_as_pysat_s_do() -> None:
+    # they said what the last plain solve left: an UNSAT with its core while models came
+    # out (audit 21-A #2)
+    with Solver(bootstrap_with=[[1, 2]]) as s:
+        assert s.solve(assumptions=[-1, -2]) is False and s.get_core() is not None
+        seen = []
+        for model in s.enum_models():
+            assert (s.get_status(), s.get_model(), s.get_core()) == (True, model, None)
+            seen.append(model)
+        assert len(seen) == 3
+        assert (s.get_status(), s.get_model(), s.get_core()) == (False, None, None)
+        assert s.solve() is True  # the formula itself is as it was
+
+
+@pytest.mark.parametrize("bad", [[5, 0], [5, 2**31], [5, 2**31 - 1]])
+def test_a_refused_assumption_adds_no_variable(bad: list[int]) -> None:
+    # [5, 0] was refused after variable 5 had been added: nof_vars 5, a model of 5
+    # (audit 21-A #1); PySAT leaves the solver as it was
+    with Solver(bootstrap_with=[[1]]) as s:
+        with pytest.raises((ValueError, TooManyVariables)):
+            s.solve(assumptions=bad)
+        with pytest.raises((ValueError, TooManyVariables)):
+            next(s.enum_models(assumptions=bad))
+        assert s.nof_vars() == 1
+        assert s.solve() is True and s.get_model() == [1]
+
+
+def test_one_clause_given_as_a_formula_is_named() -> None:
+    # "'int' object is not iterable" said nothing of what was expected (audit 21-A #3)
+    expected = "a clause is a list of int literals, not 1: a formula is a list of clauses"
+    with pytest.raises(TypeError, match=expected):
+        Solver(bootstrap_with=[1, -2])
+    with Solver() as s:
+        with pytest.raises(TypeError, match=expected):
+            s.append_formula([1, -2])
+        with pytest.raises(TypeError, match="a clause is a list of int literals, not "):
+            s.append_formula(iter([1, -2]))  # (a generator: the literal after the first)
+        with pytest.raises(TypeError, match="not 5: a formula is"):
+            s.add_clause(5)  # type: ignore[arg-type]
+        assert s.nof_vars() == 0 and s.solve() is True
