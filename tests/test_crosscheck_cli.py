@@ -303,6 +303,31 @@ def test_plot(batch, tmp_path):
     assert f"plot: {png}" in result.stderr
 
 
+def test_the_scatter_labels_seconds_plainly_and_sparsely():
+    # 2x10^-3 3x10^-3 4x10^-3 ran into each other on an axis of 1.5 decades (audit 21-C #8)
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
+    from crosscheck.plot import _seconds_ticks, load_pyplot
+
+    plt = load_pyplot()
+    figure, axis = plt.subplots()
+    try:
+        decades = {"1e-05", "0.0001", "0.001", "0.01", "0.1", "1", "10"}
+        for low, high, shown in ((2e-3, 7e-2, {"0.002", "0.005", "0.01", "0.02", "0.05"}),
+                                 (1e-5, 60, decades)):  # fmt: skip
+            axis.set_xscale("log")
+            axis.set_yscale("log")
+            axis.set_xlim(low, high)
+            axis.set_ylim(low, high)
+            _seconds_ticks(axis, low, high)
+            figure.canvas.draw()
+            labels = {text.get_text() for minor in (False, True)
+                      for text in axis.xaxis.get_ticklabels(minor=minor)
+                      if text.get_text() and low <= float(text.get_text()) <= high}
+            assert labels == shown
+    finally:
+        plt.close(figure)
+
+
 def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
     from crosscheck.plot import write_plots
