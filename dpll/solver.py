@@ -449,6 +449,13 @@ class Solver:
     xpairs = _unsupported("xpairs", "extension variables")
     xpin = _unsupported("xpin", "extension variables")
     xunpin = _unsupported("xunpin", "extension variables")
+    # (python-sat 1.9.dev22 added these five: CI's fresh install had them, the test that
+    # every public method of PySAT's Solver is here failed)
+    shift_xscope = _unsupported("shift_xscope", "extension variables")
+    xblock = _unsupported("xblock", "extension variables")
+    xname = _unsupported("xname", "extension variables")
+    apply_jw = _unsupported("apply_jw", "Jeroslow-Wang scores applied from outside")
+    flip_bits = _unsupported("flip_bits", "local search toward weighted preferences")
 
     def supports_atmost(self) -> bool:
         """False: AtMost constraints are not native here (encode them, e.g. ``pysat.card``)."""

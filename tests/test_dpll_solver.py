@@ -747,7 +747,8 @@ def test_set_phases_are_hard_as_pysats_hitman_needs() -> None:
 @pytest.mark.parametrize(
     ("name", "args"),
     [("activate_atmost", ()), ("add_xor_clause", ([1, 2],)), ("set_activities", ({1: 2.0},)),
-     ("connect_propagator", (None,)), ("sync_vars", ()), ("xpairs", ())],
+     ("connect_propagator", (None,)), ("sync_vars", ()), ("xpairs", ()),
+     ("xname", ([],)), ("flip_bits", ()), ("apply_jw", ())],
 )  # fmt: skip
 def test_the_rest_of_pysats_interface_says_it_is_unsupported(name, args) -> None:
     # RC2 with solver="cd19" calls activate_atmost: AttributeError instead of PySAT's
