@@ -352,7 +352,8 @@ def check_paths(
     # the workers grow at once: each may use its share of the memory free at the start
     # (a maze's K is refused by it), never more than is free when its instance is read
     free = available_memory()
-    share = None if free is None or options.jobs == 1 else free // options.jobs
+    workers = min(options.jobs, len(paths))  # (run_pool starts no more: review 21 #2)
+    share = None if free is None or workers <= 1 else free // workers
 
     def work(task: int) -> dict[str, Any]:
         path = paths[order[task]]

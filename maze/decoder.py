@@ -276,7 +276,6 @@ def decode(
     _check_steps(key, answer_steps, file)
     if clauses is not None:
         check_model(clauses, valuation, file, nvars)
-    _check_key_is_whole(key, valuation, clauses, file)
     path = path_from_valuation(valuation, key, file)
     if maze is not None:
         # the walk is checked for the K it was encoded with (the key's): an answer for
@@ -305,27 +304,6 @@ def decode(
                 )
             path = path[: held + 1]
     return Decoded(path, key, steps)
-
-
-def _check_key_is_whole(
-    key: Key, valuation: Mapping[int, bool], clauses: Sequence[Sequence[int]] | None, file: str
-) -> None:
-    """Raise FormatError when a key in the ``names`` form (which names every variable) names
-    none of the highest atoms the answer or the CNF uses: the key comes last in a DP file,
-    so a file cut short lost its end, and the walk was read up to the times left, with no
-    Has atom to check (audit 21-B #1)."""
-    if not key.spelled:
-        return
-    used, what = max(valuation, default=0), "the answer"
-    if clauses is not None:
-        top = max((abs(lit) for clause in clauses for lit in clause), default=0)
-        if top > used:
-            used, what = top, "the CNF"
-    if used > key.atoms:
-        raise FormatError(
-            file, None, f"the key names atoms up to {key.atoms} (times 0..{key.steps}), but "
-            f"{what} uses atom {used}: the key is cut short, or it is another formula's",
-        )  # fmt: skip
 
 
 def _check_steps(key: Key | None, answer_steps: int | None, file: str) -> None:

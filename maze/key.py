@@ -99,10 +99,6 @@ class Key:
     aux: set[int] = field(default_factory=set)
     line_of: dict[int, int | None] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)
-    spelled: bool = field(default=False, compare=False)
-    """True for a back matter (`parse_key`) naming atoms ``At(N,I)``/``Has(T,I)``: the
-    ``names`` form, which names every variable of the formula (the ``node-time`` form
-    names the At atoms only), and which a DP file cut short loses the end of."""
 
     def where(self, atom: int, file: str) -> tuple[str, int | None, str]:
         """How an error about the answer in ``file`` cites the key line naming ``atom``:
@@ -238,12 +234,10 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
                     name, number, f"{label} is not an atom name {what} (the key cut short?)"
                 )
             _add(key, seen, int(match.group(1)), label, number, name)
-            key.spelled = key.spelled or label.startswith(("At(", "Has("))
             continue
         match = _NAME_FIRST.fullmatch(line)
         if match and _is_atom_name(match.group(1)):
             _add(key, seen, int(match.group(2)), match.group(1), number, name)
-            key.spelled = key.spelled or match.group(1).startswith(("At(", "Has("))
     return key
 
 
