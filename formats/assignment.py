@@ -48,6 +48,7 @@ from operator import contains
 from formats.dimacs import (
     MAX_VARIABLES,
     beyond_max_message,
+    is_answer_line,
     lists_built_without_gc,
     literal_value,
 )
@@ -113,12 +114,32 @@ _IS_DIMACS = (
 )
 
 
-def _dimacs_header(lines: list[str]) -> int | None:
-    """The line number of a DIMACS ``p cnf`` header among clause lines (None: none)."""
+_IS_ANSWER = (
+    "this is a solver's answer (s/v lines or a MiniSat result), not a DP input: "
+    "satkit maze decode ANSWER --cnf CNF reads one"
+)
+
+_IS_DP_OUTPUT = (
+    "an 'n T|F' line: this is a DP output, not a DP input (satkit maze decode reads it)"
+)
+
+
+def _other_kind(lines: list[str]) -> tuple[int, str] | None:
+    """Where and what a file that is not a DP input is instead — DIMACS (a ``p cnf``
+    header among the clause lines), a solver's answer or a DP output (its first
+    non-blank line says) — as ``(line number, message)``; None when it is neither."""
     for number, line in enumerate(lines, start=1):
-        tokens = line.split()
-        if tokens[:2] == ["p", "cnf"]:
-            return number
+        if line.split()[:2] == ["p", "cnf"]:
+            return number, _IS_DIMACS
+    first = next(((n, line) for n, line in enumerate(lines, start=1) if line.strip()), None)
+    if first is None:
+        return None
+    number, line = first
+    if is_answer_line(line):
+        return number, _IS_ANSWER
+    tokens = line.split()
+    if len(tokens) == 2 and tokens[0].isdigit() and tokens[1] in ("T", "F"):
+        return number, _IS_DP_OUTPUT
     return None
 
 
@@ -174,9 +195,9 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
     lines = _lines(text)
     separator = _separator_index(lines)
     if separator is None:
-        header = _dimacs_header(lines)
-        if header is not None:
-            raise FormatError(name, header, _IS_DIMACS)
+        other = _other_kind(lines)
+        if other is not None:
+            raise FormatError(name, *other)
         raise FormatError(name, len(lines) or 1, "no line '0' ending the clause list")
     formula = Formula()
     clauses = formula.clauses
@@ -190,9 +211,9 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             continue
         bad = next((token for token in tokens if not _is_int(token)), None)
         if bad is not None:
-            header = _dimacs_header(lines[:separator])  # (SATLIB files end with % and 0)
-            if header is not None:
-                raise FormatError(name, header, _IS_DIMACS)
+            other = _other_kind(lines[:separator])  # (SATLIB files end with % and 0)
+            if other is not None:
+                raise FormatError(name, *other)
             raise FormatError(name, number, f"expected a signed atom number, found {quoted(bad)}")
         try:
             clause = [int(token) for token in tokens]

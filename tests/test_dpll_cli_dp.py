@@ -146,6 +146,8 @@ def test_bad_input_is_one_error_line(compat: Path, tmp_path: Path) -> None:
         ("1 2\n-1\n", "no line '0'"),
         ("1 x\n0\n", "expected a signed atom number"),
         ("1 0 2\n0\n", "0 inside a clause line"),
+        ("s SATISFIABLE\nv 1 -2 0\n", "this is a solver's answer"),
+        ("1 T\n2 F\n0\nkey\n", "this is a DP output, not a DP input"),
     ],
 )
 def test_malformed_dp_input(tmp_path: Path, content: str, message: str) -> None:

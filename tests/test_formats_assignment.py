@@ -47,6 +47,12 @@ IS_DIMACS = (
     "('satkit convert IN -o OUT' turns it into DP input; 'satkit solve' reads it)"
 )
 
+IS_ANSWER = (
+    "this is a solver's answer (s/v lines or a MiniSat result), not a DP input: "
+    "satkit maze decode ANSWER --cnf CNF reads one"
+)
+IS_DP_OUTPUT = "an 'n T|F' line: this is a DP output, not a DP input (satkit maze decode reads it)"
+
 
 @pytest.mark.parametrize("blank", ["\f", "\v", "\x1c", "\x85", "\u2028", "\u2029"])
 def test_a_line_ends_only_at_lf_crlf_or_cr(blank):
@@ -109,9 +115,19 @@ def test_only_a_separator_is_an_empty_formula():
         # DIMACS given where DP input is expected: said so, at its header
         ("p cnf 2 2\n1 2 0\n-1 0\n", 1, IS_DIMACS),
         ("c SATLIB\np cnf 2 1\n1 2 0\n%\n0\n", 2, IS_DIMACS),
+        # a solver's answer or a DP output given where DP input is expected: said so
+        ("s SATISFIABLE\nv 1 -2 0\n", 1, IS_ANSWER),
+        ("\nv 1 -2 0\n0\nkey\n", 2, IS_ANSWER),
+        ("SAT\n1 -2 0\n", 1, IS_ANSWER),
+        ("UNSAT\n", 1, IS_ANSWER),
+        ("1 T\n2 F\n0\n1 At(START,0)\n", 1, IS_DP_OUTPUT),
+        ("0\n1 At(START,0)\n", None, None),  # (an UNSAT DP output is a valid, empty DP input)
     ],
 )
 def test_bad_dp_input(text, line, message):
+    if message is None:
+        assert parse_dp_input(text, "in.txt").clauses == []
+        return
     with pytest.raises(FormatError) as info:
         parse_dp_input(text, "in.txt")
     assert (info.value.file, info.value.line, info.value.message) == ("in.txt", line, message)
