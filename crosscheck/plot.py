@@ -113,6 +113,7 @@ def write_plots(
     atomically, as PNG, SVG or PDF by its suffix (ValueError for another suffix)."""
     fmt = plot_format(path)
     plt = load_pyplot()
+    from matplotlib.ticker import MaxNLocator
     names = list(dict.fromkeys([*solvers, *(n for r in records for n in r.get("runs", {}))]))
     reference = next((name for name in REFERENCES if name in names), None)
     ours = next((name for name in names if name.startswith("dpll")), None)
@@ -122,13 +123,18 @@ def write_plots(
     figure, axes = plt.subplots(1, 2 if with_scatter else 1, figsize=size)
     cactus = axes[0] if with_scatter else axes
     plotted = 0
-    for name, times in cactus_series(records, names).items():
+    series = cactus_series(records, names)
+    for name, times in series.items():
         if times:
             cactus.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=name)
             plotted += 1
     if not plotted:  # (no curve, no legend: matplotlib would warn on stderr, past --quiet)
         cactus.text(0.5, 0.5, "no instance solved", ha="center", transform=cactus.transAxes)
     cactus.set_yscale("log")
+    if plotted:
+        drawn = [t for times in series.values() for t in times]
+        _seconds_ticks(cactus, min(drawn), max(drawn), x=False)
+    cactus.xaxis.set_major_locator(MaxNLocator(integer=True))  # (not 1.5 instances)
     cactus.set_xlabel("instances solved")
     cactus.set_ylabel("solve time per instance (s, log)")
     cactus.set_title(f"cactus: {len(records)} instances, timeout {timeout:g} s")
@@ -176,16 +182,17 @@ def _scatter(axis: Any, points: list, ours: str, reference: str, cap: float) -> 
     axis.legend(loc="lower right", fontsize="small")
 
 
-def _seconds_ticks(axis: Any, low: float, high: float) -> None:
-    """Label both log axes in plain seconds (``0.002``, ``0.05``, ``1``), with ticks at
-    1, 2 and 5 of each decade labelled too when the range spans under two decades:
-    matplotlib's default labelled every minor tick as ``2×10⁻³``, and on an axis of 1.5
-    decades they ran into each other (audit 21-C #8)."""
+def _seconds_ticks(axis: Any, low: float, high: float, *, x: bool = True) -> None:
+    """Label the log y axis (and the x axis unless not ``x``) in plain seconds (``0.002``,
+    ``0.05``, ``1``), with ticks at 1, 2 and 5 of each decade labelled too when the range
+    spans under two decades: matplotlib's default labelled every minor tick as
+    ``2×10⁻³``, and on an axis of 1.5 decades they ran into each other (audit 21-C #8; the
+    cactus's y axis too, review 21 #6)."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     label = FuncFormatter(lambda value, _position: f"{value:g}")
     few = math.log10(high / low) < 2
-    for side in (axis.xaxis, axis.yaxis):
+    for side in (axis.xaxis, axis.yaxis) if x else (axis.yaxis,):
         side.set_major_locator(LogLocator(base=10))
         side.set_major_formatter(label)
         side.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0) if few else "auto"))

@@ -328,6 +328,20 @@ def test_the_scatter_labels_seconds_plainly_and_sparsely():
         plt.close(figure)
 
 
+def test_the_cactus_labels_seconds_plainly_and_counts_whole_instances(tmp_path):
+    # its y axis said 2x10^-3, and its x axis counted 1.5 instances (review 21 #6)
+    matplotlib = pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
+    from crosscheck.plot import write_plots
+
+    records = [{"timeout": 60, "runs": {"dpll": {"status": "SAT", "seconds": t}}}
+               for t in (0.002, 0.004, 0.01, 0.03, 0.05)]  # fmt: skip
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # (labels as text, not paths)
+        write_plots(records, tmp_path / "cactus.svg", solvers=["dpll"])
+    texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", (tmp_path / "cactus.svg").read_text()))
+    assert {"0.002", "0.005", "0.01", "0.02", "0.05"} <= texts
+    assert {"1", "2", "5"} <= texts and "1.5" not in texts
+
+
 def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
     from crosscheck.plot import write_plots
