@@ -285,13 +285,14 @@ def run_program(
                 # program), and one after that raises inside this try
                 known = _children() if _adopt_orphans() else None
                 try:
-                    with signals_held() as caught:
+                    with signals_held() as caught, _STARTED_LOCK:
                         process = subprocess.Popen(
                             argv,
                             stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if style == "result-file" else out_file,
                             stderr=err_file,
                         )
+                        _STARTED.add(process.pid)
                 except OSError as exc:
                     if exc.errno in MACHINE_ERRNOS:  # not the program's fault: stop the batch
                         raise machine_failure(exc, f"start {program}") from None
@@ -320,6 +321,9 @@ def run_program(
                 if killer is not None:
                     with killer.lock:
                         killer.process = None
+                if process is not None:
+                    with _STARTED_LOCK:
+                        _STARTED.discard(process.pid)
                 if known is not None:  # what it left running when it ended: no answer
                     kill_leftovers(known)  # comes from those (audit 21-C #4)
             answer_text = _answer_text(out_file)
@@ -452,16 +456,24 @@ def _children() -> set[int]:
         return set()
 
 
+_STARTED: set[int] = set()  # the programs `run_program` runs now, in every thread
+_STARTED_LOCK = threading.Lock()  # held from a program's start until it is in _STARTED
+
+
 def kill_leftovers(known: set[int]) -> None:
     """Kill (with what they started) and reap this process's children that are not in
     ``known``: after a program ends, those are what it left running, adopted here as the
-    subreaper (`_adopt_orphans`)."""
-    for pid in _children() - known:
-        kill_descendants(pid)
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.waitpid(pid, 0)
+    subreaper (`_adopt_orphans`) — except the programs `run_program` started meanwhile in
+    other threads (review 21 #4). A child that other code started in another thread
+    meanwhile cannot be told from an adopted one, and neither can a process that a
+    program still running in another thread detached."""
+    with _STARTED_LOCK:
+        for pid in _children() - known - _STARTED:
+            kill_descendants(pid)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
 
 
 def kill_tree(process: subprocess.Popen[bytes]) -> None:

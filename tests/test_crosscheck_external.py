@@ -467,3 +467,47 @@ def test_what_a_program_leaves_running_when_it_ends_is_killed(tmp_path, cnf):
     for pid in left:
         with pytest.raises(ProcessLookupError):  # killed and reaped, not a zombie of ours
             os.kill(pid, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
+def test_a_program_that_ends_leaves_another_threads_program_running(tmp_path, cnf):
+    # a program that ended killed, as its leftover, the program another thread had
+    # started while it ran (review 21 #4)
+    import threading
+
+    def waiting(name: str) -> tuple[str, Path, Path]:
+        started, go_on = tmp_path / f"{name}-started", tmp_path / f"{name}-go-on"
+        program = fake(
+            tmp_path, "cadical",
+            f"touch {started}\nwhile [ ! -e {go_on} ]; do sleep 0.05; done\n"
+            'echo "s SATISFIABLE"; echo "v 1 2 -3 0"; exit 10',
+        )  # fmt: skip
+        return program, started, go_on
+
+    def wait_for(path: Path) -> None:
+        while not path.exists():
+            time.sleep(0.01)
+
+    answers: dict[str, str] = {}
+
+    def run(name: str, program: str) -> None:
+        answers[name] = run_program(program, cnf, 60).status
+
+    first, first_started, first_go_on = waiting("first")
+    second, second_started, second_go_on = waiting("second")
+    threads = [threading.Thread(target=run, args=(name, program))
+               for name, program in (("first", first), ("second", second))]  # fmt: skip
+    try:
+        threads[0].start()
+        wait_for(first_started)
+        threads[1].start()  # after the first took its list of children
+        wait_for(second_started)
+        first_go_on.touch()
+        threads[0].join()
+    finally:
+        first_go_on.touch()
+        second_go_on.touch()
+        for thread in threads:
+            if thread.ident is not None:  # (started)
+                thread.join()
+    assert answers == {"first": "SAT", "second": "SAT"}
