@@ -300,19 +300,39 @@ def _answer_text(path: str, name: str) -> str:
     return text
 
 
-def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | None]:
+def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | FormatError | None]:
     """The CNF that was solved (DIMACS or a DP input, detected) and the key it carries.
 
     The key comes from ``c var N NAME`` comments, or from the back matter: a DP
     input's, or the ``c back-matter "…"`` lines that carry it through DIMACS (what
-    ``satkit convert`` writes); errors in it name the CNF file and the line.
+    ``satkit convert`` writes). An error in it, naming the CNF file and the line, is
+    returned in its place: whether it stops the decoding depends on the answer
+    (`_cnf_key`).
     """
     formula, _kind = read_formula(path, strict=strict)
     name = display_name(path)
-    key = key_from_names(formula.names, name, formula.name_lines) if formula.names else None
-    if (key is None or not key.at) and formula.back_matter:
-        key = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
+    try:
+        key = key_from_names(formula.names, name, formula.name_lines) if formula.names else None
+        if (key is None or not key.at) and formula.back_matter:
+            key = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
+    except FormatError as exc:
+        return formula, exc
     return formula, key if key is not None and key.at else None
+
+
+def _cnf_key(
+    key: Key | FormatError | None, unsatisfiable: bool, maze: Maze | None, quiet: bool
+) -> Key | None:
+    """The --cnf file's key for decoding an answer; its error raised, except beside an
+    unsatisfiable answer with no maze to check it against, where it is only a warning,
+    since it may be why the formula is unsatisfiable (an atom named twice) — as the
+    decoder treats a DP output's own key (audit 21-B #4)."""
+    if not isinstance(key, FormatError):
+        return key
+    if unsatisfiable and maze is None:
+        print_warnings([FormatWarning(key.file, key.line, key.message)], quiet)
+        return None
+    raise key
 
 
 _SOLVED_HEADER = re.compile(r"(?:found|parsed) 'p cnf ([0-9]+) ([0-9]+)' header")
@@ -429,7 +449,7 @@ def decode_command(
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
     maze = _read(maze_file, strict, quiet, steps) if maze_file else None
-    formula, cnf_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
+    formula, read_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
         print_warnings(formula.warnings, quiet)
     clauses = formula.clauses if formula is not None else None
@@ -451,7 +471,7 @@ def decode_command(
             valuation = {abs(lit): lit > 0 for lit in result.model}
         decoded = decode(
             valuation,
-            cnf_key,
+            _cnf_key(read_key, valuation is None, maze, quiet),
             name,
             maze=maze,
             clauses=clauses,
@@ -472,6 +492,9 @@ def decode_command(
         print_warnings(dp_output.warnings, quiet)
         first_line = _back_matter_line(text)
         key_source: str | Key | None = dp_output.back_matter
+        cnf_key = _cnf_key(read_key, dp_output.valuation is None, maze, quiet)
+        if isinstance(read_key, FormatError) and cnf_key is None:
+            key_source = None  # (its warning is given: the answer's copy of the key says no more)
         if cnf_key is not None:
             own = parse_key(dp_output.back_matter, name, first_line)
             if own.at:

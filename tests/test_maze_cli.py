@@ -674,6 +674,34 @@ def test_decode_blames_the_cnf_for_a_bad_key(tmp_path, example_files):
     assert result.stderr.startswith(f"error: {carried}:4: At(START,0) is named twice")
 
 
+def test_a_key_naming_an_atom_twice_beside_no_solution_is_a_warning_with_cnf_too(tmp_path):
+    # S2ang's front end names Has(GOLD,0) twice: decode alone warned and printed NO
+    # SOLUTION, while the same answer with --cnf, or MiniSat's UNSAT of its DIMACS, was an
+    # error (audit 21-B #4); a maze to check the NO SOLUTION against still refuses the key
+    cnf = tmp_path / "dup.txt"
+    cnf.write_text("1\n-1\n0\n1 At(START,0)\n2 At(START,0)\n")
+    unsat = tmp_path / "unsat.out"
+    unsat.write_text("0\n1 At(START,0)\n2 At(START,0)\n")
+    result_file = tmp_path / "minisat.res"
+    result_file.write_text("UNSAT\n")
+    for answer, extra in ((unsat, []), (unsat, ["--cnf", cnf]), (result_file, ["--cnf", cnf])):
+        result = run("decode", answer, *extra)
+        assert (result.exit_code, result.stdout) == (0, "NO SOLUTION\n"), result.stderr
+        blamed = f"{cnf}:5" if extra else f"{unsat}:3"
+        assert result.stderr == (
+            f"warning: {blamed}: At(START,0) is named twice in the key (atoms 1 and 2)\n"
+        )
+    maze = tmp_path / "maze.txt"
+    maze.write_text(EXAMPLE.read_text())
+    result = run("decode", result_file, "--cnf", cnf, "--maze", maze)
+    assert result.exit_code == 1 and "is named twice" in result.stderr
+    model = tmp_path / "sat.res"
+    model.write_text("SAT\n1 -2 0\n")
+    result = run("decode", model, "--cnf", cnf)  # a walk needs a sound key
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {cnf}:5: At(START,0) is named twice")
+
+
 def test_decode_prints_dp_output_warnings(tmp_path, example_files):
     spaced = tmp_path / "spaced.out"
     spaced.write_text("\n" + example_files["dp_out"].read_text())
