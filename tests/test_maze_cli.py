@@ -146,6 +146,36 @@ def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypa
     assert run("solve", EXAMPLE, "-k", "1000", "-s", "minisat22", "-q").exit_code == 10
 
 
+def test_an_external_solver_is_not_refused_a_compact_maze_that_fits(tmp_path, monkeypatch):
+    # a ring of 40 nodes with 39 treasures, compact, K=5,000: 1,565,234 clauses and 590,118
+    # variables ran in 634 MB with picosat and was refused for 716 MB (review 21 #3)
+    import maze.cli
+
+    class Solving(Exception):
+        pass
+
+    def solving(*args, **kwargs):
+        raise Solving
+
+    nodes = ["START", *(f"N{i}" for i in range(1, 40))]
+    rows = [f"{node} TREASURES {'' if i == 0 else f'T{i} '}NEXT {nodes[(i + 1) % 40]} "
+            f"{nodes[i - 1]}" for i, node in enumerate(nodes)]  # fmt: skip
+    ring = tmp_path / "ring.txt"
+    ring.write_text("\n".join([" ".join(nodes), " ".join(f"T{i}" for i in range(1, 40)),
+                               "5000", *rows]) + "\n")  # fmt: skip
+    monkeypatch.setattr(maze.cli, "solve_maze", solving)
+    program = tmp_path / "picosat"  # (never run: a stand-in for the real one)
+    program.write_text("#!/bin/sh\nexit 1\n")
+    program.chmod(0o755)
+    command = ("solve", ring, "--encoding", "compact", "-s", f"bin:{program}")
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 640 * 10**6)
+    assert isinstance(run(*command).exception, Solving)  # not refused: on to the solver
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 500 * 10**6)
+    refused = run(*command)
+    assert refused.exit_code == 1
+    assert "1,565,234 clauses and 590,118 variables, which need at least" in refused.stderr
+
+
 def encode_to_file(maze_file: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``satkit maze encode MAZE > OUT`` in a real process (stdout a regular file)."""
     with out.open("w") as stdout:
