@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bz2
+import codecs
 import contextlib
 import errno
 import gzip
@@ -55,6 +56,7 @@ class _LineWatch:
         self.first = b""  # the first non-blank byte of the line being read, once known
         self.size = 0
         self.limit = available_memory()
+        self.wide = False  # UTF-16 text (`_UTF16_BOMS`): its NUL bytes are half characters
 
     def feed(self, piece: bytes) -> None:
         """Take the next piece; raise FormatError for binary data or too much of it."""
@@ -63,7 +65,7 @@ class _LineWatch:
             raise FormatError(
                 self.name, None, f"larger than the {self.limit:,} bytes of memory available"
             )
-        if b"\0" in piece:
+        if b"\0" in piece and not self.wide:
             self._check_nul_lines(piece)
         last = piece.rfind(b"\n")
         if last >= 0:
@@ -387,6 +389,7 @@ def _read_all(handle: IO[bytes], name: str) -> bytes:
             if len(pieces) == 1 and compression_of(piece[:10]) is not None:
                 watch = None  # (the decompressed text is watched instead)
             else:
+                watch.wide = watch.wide or (len(pieces) == 1 and piece.startswith(_UTF16_BOMS))
                 watch.feed(piece)
 
 
@@ -412,7 +415,36 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     kind = compression_of(raw[:10])
     if kind is None:
         refuse_unread_compression(raw[:10], name)
-    return _decompress(raw, kind, name) if kind else raw
+    data = _decompress(raw, kind, name) if kind else raw
+    if data.startswith(_UTF16_BOMS):
+        try:
+            return data.decode("utf-16").encode()
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].decode("utf-16", "replace").count("\n") + 1
+            raise FormatError(name, line, _NOT_UTF16) from None
+    return data
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+"""UTF-16's byte-order marks: Windows PowerShell 5's ``>`` writes a solver's answer so.
+Such input is read as the same text in UTF-8 (`read_bytes`, `iter_byte_blocks`)."""
+
+_NOT_UTF16 = "not UTF-16 text, although it starts with UTF-16's byte-order mark"
+
+
+class _UTF16Reader:
+    """Reads a UTF-16 stream (byte-order mark first) as UTF-8 bytes, a piece at a time."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._decoder = codecs.getincrementaldecoder("utf-16")()
+
+    def read(self, size: int) -> bytes:
+        while True:
+            data = self._stream.read(size)
+            text = self._decoder.decode(data, final=not data)
+            if text or not data:  # (a piece may end inside a character: read on)
+                return text.encode()
 
 
 def lone_cr_line_ends(data: bytes, final: bool) -> bool | None:
@@ -472,7 +504,11 @@ def iter_byte_blocks(
         except OSError as exc:  # as for every later read: the device or file system failed
             raise FormatError(name, line, f"cannot read: {exc.strerror or exc}") from None
         kind = compression_of(head)
-        if kind is None:
+        if kind is None and head.startswith(_UTF16_BOMS):
+            read = _UTF16Reader(_Prefixed(head, raw)).read
+            piece_size = block_size
+            pieces = []
+        elif kind is None:
             refuse_unread_compression(head, name)
             read = raw.read
             piece_size = block_size
@@ -495,6 +531,8 @@ def iter_byte_blocks(
                     chunk = chunk.replace(b"\r", b"\n")
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += sum(piece.count(b"\n") for piece in pieces)
+                if isinstance(exc, UnicodeDecodeError):
+                    raise FormatError(name, line, _NOT_UTF16) from None
                 if kind is None:  # plain input: the device or the file system failed
                     why = getattr(exc, "strerror", None) or exc
                     raise FormatError(name, line, f"cannot read: {why}") from None

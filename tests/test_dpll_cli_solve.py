@@ -633,3 +633,11 @@ def test_solve_does_not_hold_the_inputs_comments(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert result.exit_code == 10 and "v -1 2 0" in result.output
     assert peak < 6_000_000  # the comments as strings were 15 MB; a 1 MB block is read at a time
+
+
+def test_a_utf16_cnf_is_solved_as_its_text(tmp_path: Path) -> None:
+    # what Windows PowerShell 5's `>` writes: it was "binary data, not DIMACS text"
+    path = tmp_path / "wide.cnf"
+    path.write_bytes("c from PowerShell\r\np cnf 2 2\r\n1 -2 0\r\n-1 0\r\n".encode("utf-16"))
+    result = run([str(path), "--quiet"])
+    assert (result.exit_code, result.stdout) == (10, "s SATISFIABLE\nv -1 -2 0\n")

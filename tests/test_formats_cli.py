@@ -328,7 +328,7 @@ BAD_INPUTS = [
     ("dp-letters", b"1 2\nP Q -R\n0\nkey\n", [], 2, "expected a signed atom number, found 'P'"),
     ("dp-minus-zero", b"1 2\n-0 3\n0\n", [], 2, "0 inside a clause line"),
     ("dp-bad-utf8-clause", b"1 2\nx\xff\n0\nk\xff\n", [], 2, "expected a signed atom number"),
-    ("dp-output-given", b"1 T\n2 F\n0\nkey\n", [], 1, "expected a signed atom number, found 'T'"),
+    ("dp-output-given", b"1 T\n2 F\n0\nkey\n", [], 1, "this is a DP output, not a DP input"),
     ("dp-forced-on-dimacs", b"p cnf 1 1\n1 0\n0\n", ["--from", "assignment"], 1, "is DIMACS"),
     ("dp-forced-no-zero-line", b"p cnf 1 1\n1 0\n", ["--from", "assignment"], 1, "is DIMACS"),
     ("dp-forced-no-p", b"1 2\n-1\n", ["--from", "assignment"], 2, "no line '0'"),

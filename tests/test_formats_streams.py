@@ -85,6 +85,34 @@ def test_read_bytes_from_stdin(monkeypatch):
     assert read_text("-") == "plain\r\n"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_text_is_read_as_utf8(tmp_path, monkeypatch, encoding):
+    # Windows PowerShell 5's `minisat in.cnf > out.txt` writes UTF-16: it was "binary data"
+    text = "c née\np cnf 3 2\n" + "1 -2 3 0\n" * 40_000 + "-1 0\n"
+    bom = {"utf-16": b"", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[encoding]
+    path = tmp_path / "wide.cnf"
+    path.write_bytes(bom + text.encode(encoding))
+    assert read_bytes(path) == text.encode()
+    for size in (7, 4096):  # blocks that end inside a character, and inside a line
+        lines = 1
+        for block, line in iter_byte_blocks(path, size):
+            assert line == lines
+            lines += block.count(b"\n")
+        assert b"".join(block for block, _line in iter_byte_blocks(path, size)) == text.encode()
+    monkeypatch.setattr(sys, "stdin", FakeStdin(path.read_bytes()))
+    assert read_text("-") == text
+
+
+def test_broken_utf16_is_an_error_at_its_line(tmp_path):
+    path = tmp_path / "broken.txt"
+    path.write_bytes("1 -2\n0\n".encode("utf-16") + b"\x00\xd8" + "x\n".encode("utf-16-le"))
+    for read in (read_bytes, lambda p: list(iter_byte_blocks(p, 4))):
+        with pytest.raises(FormatError) as info:
+            read(path)
+        assert (info.value.line, info.value.message) == (
+            3, "not UTF-16 text, although it starts with UTF-16's byte-order mark")
+
+
 def test_read_bytes_missing_file_and_directory(tmp_path):
     with pytest.raises(FormatError) as info:
         read_bytes(tmp_path / "nope.cnf")
