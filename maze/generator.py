@@ -114,7 +114,8 @@ def generate_maze(
     for treasure in chosen:
         homes = rng.sample(range(1, nodes), min(2, nodes - 1)) if rng.random() < 0.25 else []
         if on_walk:
-            homes = [rng.choice(on_walk), *homes[1:]]
+            # (the walk's node may be the second home already: one treasure once a node)
+            homes = list(dict.fromkeys([rng.choice(on_walk), *homes[1:]]))
         homes = homes or [rng.randrange(1, nodes)]
         for home in homes:
             treasures_at[names[home]].append(treasure)

@@ -124,6 +124,16 @@ def test_planted_mazes_have_a_walk(nodes, treasures, steps, seed, one_way):
     walk = find_walk(maze)
     assert walk is not None and path_problems(maze, walk) == []
     assert maze.name.endswith(",planted)")
+    assert all(len(set(held)) == len(held) for held in maze.treasures_at.values())
+
+
+@pytest.mark.parametrize(("nodes", "treasures", "steps", "seed"), [(20, 6, 3, 3), (5, 10, 4, 2)])
+def test_a_planted_maze_lists_a_treasure_once_a_node(nodes, treasures, steps, seed):
+    # the walk's node could be the treasure's second home too: `--strict` then refused the
+    # maze `maze generate --planted` had just written (audit 22-C #1)
+    maze = generate_maze(nodes, treasures, steps, seed, planted=True)
+    assert all(len(set(held)) == len(held) for held in maze.treasures_at.values())
+    parse_maze(maze_text(maze), strict=True)
 
 
 def test_planted_needs_a_step():
