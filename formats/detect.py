@@ -93,7 +93,9 @@ def parse_detected(
     """
     kind = detect_format(data, path)
     if kind == "dimacs":
-        return parse_dimacs(data, name, strict=strict), kind
+        if strict or named_dimacs(path) or not _numbers_first(data):
+            return parse_dimacs(data, name, strict=strict), kind
+        return _headerless(data, name)
     try:
         return parse_dp_input(read_dp_text(data, name), name), kind
     except FormatError as refused:
@@ -110,6 +112,49 @@ def parse_detected(
             f"input, but as DP input{where} is wrong ({refused.message})",
         ))  # fmt: skip
         return formula, "dimacs"
+
+
+def _headerless(data: bytes, name: str) -> tuple[Formula, str]:
+    """Numbers with no ``p cnf`` header whose first line ends in ``0``: DIMACS, unless
+    the DP reader takes it and the DIMACS reader refuses it (back matter after the line
+    ``0``) or reads an empty clause from it (a line holding just ``0``, which in DP input
+    ends the clause list): DP input whose clause lines end in DIMACS's ``0`` (audit 22-C
+    #3: ``satkit dp`` read such a file as satisfiable, ``satkit solve`` as unsatisfiable).
+    """
+    refused: FormatError | None = None
+    try:
+        formula = parse_dimacs(data, name)
+    except FormatError as exc:
+        if exc.line is None:
+            raise
+        refused = exc
+        why = f"as DIMACS, line {exc.line} is wrong ({exc.message})"
+    else:
+        if all(formula.clauses):
+            return formula, "dimacs"
+        why = "as DIMACS, its line '0' would be an empty clause"
+    try:
+        dp = parse_dp_input(read_dp_text(data, name), name)
+    except FormatError:
+        if refused is not None:
+            raise refused from None
+        return formula, "dimacs"
+    dp.warnings.insert(0, FormatWarning(
+        name, 1,
+        "no 'p cnf' header, and a line '0' ends the clause list: read as the assignment's DP "
+        f"input, whose clause lines here end in 0 as DIMACS's do ({why}; name the file "
+        ".cnf to read it as DIMACS)",
+    ))  # fmt: skip
+    return dp, "assignment"
+
+
+def _numbers_first(data: bytes | str) -> bool:
+    """Whether the first non-blank line holds only signed numbers (a comment after them
+    aside): no header, comment or other word before the clauses."""
+    text = data if isinstance(data, str) else data[:65536].decode("utf-8", "replace")
+    line = next((line for line in text_lines(text.lstrip("\ufeff")) if line.strip()), "")
+    words = before_comment(line.split())
+    return bool(words) and all(word.lstrip("-").isdigit() for word in words)
 
 
 def read_formula(
@@ -152,13 +197,13 @@ def read_dimacs_or_dp(
         if block[0].strip():
             break
     start = b"".join(block for block, _line in head)
-    if strict or named_dimacs(path) or not start.strip() or not _looks_like_dp(start):
+    if strict or named_dimacs(path) or not _numbers_first(start):
         return parse_dimacs_blocks(
             itertools.chain(head, blocks), name, strict=strict, keep_comments=keep_comments
         )
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
     formula, kind = parse_detected(data, name)
-    if kind == "dimacs":
+    if kind == "dimacs" or detect_format(start) == "dimacs":  # (`_headerless` said why)
         return formula
     formula.warnings.insert(0, FormatWarning(
         name, 1,
@@ -166,13 +211,3 @@ def read_dimacs_or_dp(
         "clause per line, then a line '0'): read so (name the file .cnf to read it as DIMACS)",
     ))  # fmt: skip
     return formula
-
-
-def _looks_like_dp(block: bytes) -> bool:
-    """The first block is DP input by `detect_format`, and its first line is numbers (a
-    maze file or other text gets the DIMACS reader's error, naming the word it found)."""
-    if detect_format(block) != "assignment":
-        return False
-    line = next((text for text in block.split(b"\n") if text.strip()), b"")
-    words = before_comment(line.decode("utf-8", "replace").split())
-    return all(word.lstrip("-").isdigit() for word in words)

@@ -222,6 +222,42 @@ def test_reading_what_looks_like_dp_input_as_dimacs_says_why(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("1 2 0\n-1 0\n0\n1 At(START,0)\n2 At(A,0)\n",
+         "as DIMACS, line 4 is wrong (expected a literal or 0, found 'At(START,0)')"),
+        ("1 2 0\n-1 0\n0\n", "as DIMACS, its line '0' would be an empty clause"),
+    ],
+)  # fmt: skip
+def test_a_dp_input_whose_clause_lines_end_in_0_is_dp_input_for_every_reader(tmp_path, text, why):
+    # `satkit dp` read it as DP input (SAT); convert/stats/solve as headerless DIMACS: an
+    # error at the key, or an empty clause (UNSAT) from the line '0' (audit 22-C #3)
+    path = tmp_path / "hybrid.txt"
+    path.write_text(text)
+    formula, kind = read_formula(path)
+    assert (formula.clauses, kind) == ([[1, 2], [-1]], "assignment")
+    assert str(formula.warnings[0]) == (
+        f"{path}:1: no 'p cnf' header, and a line '0' ends the clause list: read as the "
+        f"assignment's DP input, whose clause lines here end in 0 as DIMACS's do ({why}; "
+        "name the file .cnf to read it as DIMACS)"
+    )
+    read = read_dimacs_or_dp(path)
+    assert read.clauses == [[1, 2], [-1]]
+    assert [str(w) for w in read.warnings] == [str(w) for w in formula.warnings]
+    assert load_instance(str(path)).clauses == [[1, 2], [-1]]
+    named = tmp_path / "hybrid.cnf"  # a DIMACS name keeps DIMACS
+    named.write_text(text)
+    if "At(" in text:
+        with pytest.raises(FormatError, match="found 'At"):
+            read_formula(named)
+    else:
+        assert read_formula(named)[0].clauses == [[1, 2], [-1], []]
+    plain = tmp_path / "plain.txt"  # headerless DIMACS stays DIMACS
+    plain.write_text("1 2 0\n-1 0\n")
+    assert read_formula(plain)[1] == "dimacs" and read_dimacs_or_dp(plain).clauses == [[1, 2], [-1]]
+
+
 def test_a_dp_input_missing_its_zero_line_is_not_one_long_clause(tmp_path):
     # as DIMACS it would be the single clause 1 2 -1 (and SAT where the DP input is not)
     path = tmp_path / "dp.txt"
