@@ -49,6 +49,7 @@ from formats.dimacs import (
     MAX_VARIABLES,
     beyond_max_message,
     is_answer_line,
+    is_maze_line,
     lists_built_without_gc,
     literal_value,
 )
@@ -119,6 +120,8 @@ _IS_ANSWER = (
     "satkit maze decode ANSWER --cnf CNF reads one"
 )
 
+_IS_MAZE = "this is a maze file, not a DP input: satkit maze encode turns it into one"
+
 _IS_DP_OUTPUT = (
     "an 'n T|F' line: this is a DP output, not a DP input (satkit maze decode reads it)"
 )
@@ -137,6 +140,8 @@ def _other_kind(lines: list[str]) -> tuple[int, str] | None:
     number, line = first
     if is_answer_line(line):
         return number, _IS_ANSWER
+    if is_maze_line(line):
+        return number, _IS_MAZE
     tokens = line.split()
     if len(tokens) == 2 and tokens[0].isdigit() and tokens[1] in ("T", "F"):
         return number, _IS_DP_OUTPUT

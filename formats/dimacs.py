@@ -168,6 +168,24 @@ def is_answer_line(line: str) -> bool:
     return len(tokens) == 1 and tokens[0] in ("SAT", "UNSAT", "INDET")
 
 
+def is_maze_line(line: str) -> bool:
+    """True for a maze file's first line (the assignment's front-end input): node names,
+    ``START`` among them, and no number — for readers of a CNF or a DP input to say what
+    they were given instead.
+
+    >>> is_maze_line("START A B C"), is_maze_line("1 -2 0"), is_maze_line("c START")
+    (True, False, False)
+    """
+    tokens = line.split()
+    return "START" in tokens and tokens[0] != "c" and not any(
+        token.lstrip("-").isdigit() for token in tokens
+    )
+
+
+MAZE_NOT_INPUT = "this is a maze file, not a CNF: satkit maze solve (or maze encode) reads it"
+"""What a reader says when a maze file (`is_maze_line`) is given as its input."""
+
+
 ANSWER_NOT_INPUT = (
     "this is a solver's answer (s/v lines or a MiniSat result), not a CNF: satkit maze "
     "decode ANSWER --cnf CNF reads one"
@@ -469,8 +487,11 @@ class _Reader:
         else:
             if b"\x00" in raw:
                 raise self.error(line, "binary data, not DIMACS text")
-            if is_answer_line(stripped.decode("utf-8", "replace")):  # (audit 21-B #5)
+            text = stripped.decode("utf-8", "replace")
+            if is_answer_line(text):  # (audit 21-B #5)
                 raise self.error(line, ANSWER_NOT_INPUT)
+            if not self.header_line and not self.clauses and is_maze_line(text):
+                raise self.error(line, MAZE_NOT_INPUT)  # (audit 22-C #4)
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
 
     def inline_comment(self, body: bytes, line: int) -> None:

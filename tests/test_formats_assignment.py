@@ -121,6 +121,8 @@ def test_only_a_separator_is_an_empty_formula():
         ("SAT\n1 -2 0\n", 1, IS_ANSWER),
         ("UNSAT\n", 1, IS_ANSWER),
         ("1 T\n2 F\n0\n1 At(START,0)\n", 1, IS_DP_OUTPUT),
+        ("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n", 1,
+         "this is a maze file, not a DP input: satkit maze encode turns it into one"),
         ("0\n1 At(START,0)\n", None, None),  # (an UNSAT DP output is a valid, empty DP input)
     ],
 )

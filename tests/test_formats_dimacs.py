@@ -282,6 +282,21 @@ def test_a_solver_s_answer_given_as_a_cnf_is_named(text, line, tmp_path):
         read_dimacs_or_dp(str(path))
 
 
+def test_a_maze_file_given_as_a_cnf_is_named(tmp_path):
+    # convert/stats/dp said "no line '0' ending the clause list", solve "found 'START'"
+    # (audit 22-C #4)
+    path = tmp_path / "maze.txt"
+    path.write_text("START A B\nGOLD\n2\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT B\n")
+    for read in (lambda: read_formula(str(path)), lambda: read_dimacs_or_dp(str(path))):
+        with pytest.raises(FormatError) as caught:
+            read()
+        assert caught.value.line == 1 and "this is a maze file, not a" in caught.value.message
+    with pytest.raises(FormatError, match="this is a maze file, not a CNF: satkit maze solve"):
+        parse_dimacs("START A B\n")
+    with pytest.raises(FormatError, match="expected a literal or 0, found 'START'"):
+        parse_dimacs("p cnf 1 1\nSTART A\n")  # (after a header: a CNF with a stray line)
+
+
 def test_a_real_empty_clause_is_kept():
     formula = parse_dimacs("p cnf 2 3\n1 2 0\n0\n-1 0\n", strict=True)
     assert formula.clauses == [[1, 2], [], [-1]]
