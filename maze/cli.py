@@ -64,7 +64,7 @@ from maze.pipeline import (
     MazeSolveError,
     solve_maze,
 )
-from maze.render import FORMATS, RenderError, render
+from maze.render import FORMATS, RenderError, output_format, render
 from maze.search import SearchLimit, find_walk, shorter_walk
 from maze.validator import walk_problems
 from maze.writer import maze_text
@@ -801,6 +801,11 @@ def show_command(
     if path_file and solve_path:
         raise click.UsageError("--path and --solve both choose the path: give one")
     one_stdin(MAZE=maze_file, **{"--path": path_file})
+    if output != "-" and fmt is None:
+        try:  # (a usage error, as --format pdf is, before any work: audit 22-C #5)
+            output_format(output)
+        except RenderError as exc:
+            raise click.UsageError(str(exc)) from None
     check_output(output, inputs=tuple(p for p in (maze_file, path_file) if p))
     maze = _read(maze_file, strict, quiet, steps)
     path = None

@@ -628,8 +628,10 @@ def test_show_usage_errors(tmp_path):
     path.write_text("START A\n")
     assert run("show", EXAMPLE, "--path", path, "--solve", "-o", "-").exit_code == 2
     assert run("show", EXAMPLE, "-o", "-", "--format", "png").exit_code == 2
-    bad = run("show", EXAMPLE, "-o", tmp_path / "m.jpg")
-    assert bad.exit_code == 1 and ".dot, .svg or .png" in bad.stderr
+    bad = run("show", EXAMPLE, "-o", tmp_path / "m.jpg")  # as --format jpg (audit 22-C #5)
+    assert bad.exit_code == 2 and ".dot, .svg or .png" in bad.stderr
+    assert not (tmp_path / "m.jpg").exists()
+    assert run("show", EXAMPLE, "-o", tmp_path / "m.jpg", "--format", "svg").exit_code == 0
 
 
 def test_show_no_solution_path(tmp_path):
