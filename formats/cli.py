@@ -235,12 +235,14 @@ from_option = click.option(
 def convert(
     input_path: str, output: str, target: str | None, source: str, strict: bool, quiet: bool
 ) -> None:
-    """Convert between DIMACS CNF and the assignment's DP input format, losslessly.
+    """Convert between DIMACS CNF and the assignment's DP input format.
 
     The DP format's back matter rides through DIMACS as `c back-matter "…"`
     comment lines (one JSON string per line), so DP -> DIMACS -> DP gives back
     the same clauses and the same back matter byte for byte. DIMACS 'c var N NAME'
-    names become the DP key (back matter lines 'N NAME'). A formula with an empty
+    names become the DP key (back matter lines 'N NAME'); what the DP format cannot
+    hold (other comments, declared variables in no clause) is named in a warning
+    as it is left out. A formula with an empty
     clause cannot be written in the DP format (error, exit 1, naming the clause's
     line when the input is a file).
     """
@@ -282,6 +284,11 @@ def _for_the_dp_format(formula: Formula, name: str) -> list[FormatWarning]:
         warnings.append(FormatWarning(
             name, None, "the 'c var' names are not written: the DP back matter is already "
             "taken by the 'c back-matter' lines"))  # fmt: skip
+    if formula.comments:  # (the 'c var' and 'c back-matter' lines are carried, not these)
+        count = len(formula.comments)
+        lines = "its comment line is" if count == 1 else f"its {count:,} comment lines are"
+        warnings.append(FormatWarning(
+            name, None, f"the DP format has no comments: {lines} not written"))  # fmt: skip
     used = max((abs(lit) for clause in formula.clauses for lit in clause), default=0)
     if formula.nvars > used:
         unused = (

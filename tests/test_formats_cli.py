@@ -90,6 +90,20 @@ def test_dimacs_names_become_the_dp_key_and_unused_declared_variables_are_named(
     assert result.stdout == "1\n0\nkey\n" and "'c var' names are not written" in result.stderr
 
 
+def test_comments_left_out_of_a_dp_input_are_counted(tmp_path):
+    # SATLIB's header comments vanished without a word from a "lossless" conversion
+    # (audit 22-C #2); the carried 'c var' and 'c back-matter' lines are not counted
+    source = tmp_path / "commented.cnf"
+    source.write_text('c SATLIB\nc var 1 x\np cnf 2 2\n1 -2 0\nc mid\n2 0\n')
+    result = run(convert, [source])
+    assert (result.exit_code, result.stdout) == (0, "1 -2\n2\n0\n1 x\n")
+    assert f"warning: {source}: the DP format has no comments: its 2 comment lines are not " \
+        "written\n" in result.stderr
+    source.write_text("c one\np cnf 1 1\n1 0\n")
+    assert "comments: its comment line is not written" in run(convert, [source]).stderr
+    assert run(convert, [source, "-q"]).stderr == ""
+
+
 def test_to_and_from_options(tmp_path):
     bare = tmp_path / "bare.txt"  # (a .cnf name would make it DIMACS whatever its lines)
     bare.write_text("1 -2\n0\n")  # detected as DP input (no 0 at the end of a clause line)
@@ -436,7 +450,9 @@ def _run_satkit(args, cwd: Path | None, **stdin_kind):
 
 def test_real_process_convert_stdin_to_stdout():
     run_ = satkit("convert", "-", stdin=b"c hi\np cnf 2 2\n1 -2 0 2 0\n%\n0\n")
-    assert (run_.returncode, run_.stdout, run_.stderr) == (0, b"1 -2\n2\n0\n", b"")
+    assert (run_.returncode, run_.stdout) == (0, b"1 -2\n2\n0\n")
+    assert run_.stderr == b"warning: <stdin>: the DP format has no comments: its comment " \
+        b"line is not written\n"
 
 
 def test_real_process_bad_inputs_print_one_line_and_no_traceback(tmp_path):
