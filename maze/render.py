@@ -195,6 +195,17 @@ def _graphviz(program: str, dot: str, fmt: str) -> bytes:
     return done.stdout
 
 
+def node_sizes(labels: Sequence[str], least: float) -> list[float]:
+    """Marker areas (points², as matplotlib takes them) of circles that hold their labels'
+    widest lines at font size 8 (about 5 points a character), and are at least ``least``:
+    a fixed size left ``GOLD WAND`` wider than its node (audit 22-C #6).
+
+    >>> node_sizes(["G", "H\\nGOLD WAND"], 1400)
+    [1400, 3249.0]
+    """
+    return [max(least, (5.0 * max(map(len, label.split("\n"))) + 12) ** 2) for label in labels]
+
+
 def _matplotlib(
     maze: Maze,
     path: Sequence[str] | None,
@@ -231,24 +242,26 @@ def _matplotlib(
             _START_FILL if node == START else _TREASURE_FILL if maze.treasures_of(node) else "white"
             for node in maze.nodes
         ]
-        nx.draw_networkx_nodes(
-            graph, positions, nodelist=maze.nodes, node_color=colours, edgecolors="black",
-            node_size=node_size, ax=axes,
-        )  # fmt: skip
         labels = {
             node: node
             + ("\n" + " ".join(maze.treasures_of(node)) if maze.treasures_of(node) else "")
             for node in maze.nodes
         }
+        sizes = node_sizes([labels[node] for node in maze.nodes], node_size)
+        nx.draw_networkx_nodes(
+            graph, positions, nodelist=maze.nodes, node_color=colours, edgecolors="black",
+            node_size=sizes, ax=axes,
+        )  # fmt: skip
         nx.draw_networkx_labels(graph, positions, labels=labels, font_size=8, ax=axes)
-        common = {"ax": axes, "node_size": node_size, "arrowsize": 14, "edge_color": "0.45"}
+        common = {"ax": axes, "node_size": sizes, "nodelist": maze.nodes, "arrowsize": 14,
+                  "edge_color": "0.45"}  # fmt: skip
         nx.draw_networkx_edges(graph, positions, edgelist=two_way, arrowstyle="<|-|>", **common)
         nx.draw_networkx_edges(graph, positions, edgelist=one_way, arrowstyle="-|>", **common)
         moves = _steps_by_move(path)
         if moves:
             nx.draw_networkx_edges(
                 graph, positions, edgelist=list(moves), edge_color=_PATH_COLOR, width=2.5,
-                arrowstyle="-|>", arrowsize=18, node_size=node_size,
+                arrowstyle="-|>", arrowsize=18, node_size=sizes, nodelist=maze.nodes,
                 connectionstyle="arc3,rad=0.18", ax=axes,
             )  # fmt: skip
             nx.draw_networkx_edge_labels(
