@@ -24,10 +24,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from crosscheck.registry import solver_kind
-from formats.detect import before_comment, named_dimacs, parse_detected, strip_compression
+from formats.detect import before_comment, parse_detected
 from formats.errors import FormatError
 from formats.memory import available_memory, shortage
-from formats.streams import decode_text, display_name, read_bytes, same_file, text_lines
+from formats.streams import (
+    decode_text,
+    display_name,
+    named_dimacs,
+    read_bytes,
+    same_file,
+    strip_compression,
+    text_lines,
+)
 from maze.cnf import ENCODINGS, encode
 from maze.key import Key, key_from_names, parse_key, refuse_missing_times
 from maze.model import Maze

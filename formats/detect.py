@@ -15,28 +15,15 @@ from formats.dimacs import (
 )
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.streams import display_name, iter_byte_blocks, read_bytes, text_lines
+from formats.streams import (
+    display_name,
+    iter_byte_blocks,
+    named_dimacs,
+    read_bytes,
+    text_lines,
+)
 
 FORMATS = ("dimacs", "assignment")
-DIMACS_SUFFIXES = (".cnf", ".dimacs")
-"""A file named so is DIMACS whatever its first line (also with ``.gz``, ``.bz2``, ``.xz``)."""
-COMPRESSED_SUFFIXES = (".gz", ".xz", ".bz2")
-"""Compressed inputs are read transparently (recognised by their magic bytes)."""
-
-
-def strip_compression(name: str) -> str:
-    """``name`` without a compression suffix (``x.cnf.gz`` -> ``x.cnf``)."""
-    for suffix in COMPRESSED_SUFFIXES:
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
-
-
-def named_dimacs(path: str | os.PathLike[str] | None) -> bool:
-    """Whether ``path``'s name says DIMACS (``x.cnf``, ``x.dimacs``, ``x.cnf.gz``, …)."""
-    if path is None:
-        return False
-    return strip_compression(os.fspath(path).lower()).endswith(DIMACS_SUFFIXES)
 
 
 def detect_format(data: bytes | str, path: str | os.PathLike[str] | None = None) -> str:

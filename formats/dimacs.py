@@ -47,6 +47,7 @@ from formats.streams import (
     display_name,
     iter_byte_blocks,
     lone_cr_line_ends,
+    named_dimacs,
 )
 
 BLOCK_SIZE = 1 << 20
@@ -490,8 +491,10 @@ class _Reader:
             text = stripped.decode("utf-8", "replace")
             if is_answer_line(text):  # (audit 21-B #5)
                 raise self.error(line, ANSWER_NOT_INPUT)
-            if not self.header_line and not self.clauses and is_maze_line(text):
-                raise self.error(line, MAZE_NOT_INPUT)  # (audit 22-C #4)
+            first = not self.header_line and not self.clauses
+            # (audit 22-C #4; a file named .cnf is a CNF with a stray line, not a maze)
+            if first and is_maze_line(text) and not named_dimacs(self.name):
+                raise self.error(line, MAZE_NOT_INPUT)
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
 
     def inline_comment(self, body: bytes, line: int) -> None:

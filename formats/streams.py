@@ -832,6 +832,25 @@ _COMPRESSORS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
 COMPRESSED_SUFFIXES = tuple(_COMPRESSORS)
 """The output names `atomic_output` writes compressed (lower case only)."""
 
+DIMACS_SUFFIXES = (".cnf", ".dimacs")
+"""A file named so is DIMACS whatever its first line (also with ``.gz``, ``.bz2``, ``.xz``)."""
+
+
+def named_dimacs(path: str | os.PathLike[str] | None) -> bool:
+    """Whether ``path``'s name says DIMACS (``x.cnf``, ``x.dimacs``, ``x.CNF.gz``, …); input
+    of any name is read by its magic bytes, whatever compression suffix it has."""
+    if path is None:
+        return False
+    return strip_compression(os.fspath(path).lower()).endswith(DIMACS_SUFFIXES)
+
+
+def strip_compression(name: str) -> str:
+    """``name`` without a compression suffix (``x.cnf.gz`` -> ``x.cnf``)."""
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
 
 def compressed_writer(raw: IO[bytes], target: str) -> IO[bytes] | None:
     """A compressing writer over ``raw`` when ``target``'s name ends in one of
