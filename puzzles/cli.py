@@ -209,6 +209,8 @@ def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -
         assert result.other is not None
         lines.append("The solution is NOT unique; another one is:")
         lines.append(format_table(result.other))
+    elif result.check_interrupted:
+        lines.append("Whether the solution is unique is not known: its check was interrupted.")
     lines.append(_effort(result.stats, solver))
     return "\n".join(lines)
 
@@ -266,6 +268,7 @@ def _json_report(
         "answer": _answer_json(solution) if solution is not None else None,
         "answer_determined": result.answer_determined,
         "unique": result.unique,
+        "uniqueness_check_interrupted": result.check_interrupted,
         "other_table": result.other.table() if result.other is not None else None,
         "other_answer": _answer_json(result.other) if result.other is not None else None,
         "splits": result.stats.get("splits"),

@@ -36,7 +36,9 @@ class PuzzleResult:
       when ``other`` answers otherwise, None when the check was not run, there is no
       solution or no question;
     - ``stats``: the solver's counters for the first solve only;
-      ``check_stats``: those the uniqueness check added.
+      ``check_stats``: those the uniqueness check added;
+    - ``check_interrupted``: Ctrl-C or SIGTERM stopped the uniqueness check, after the
+      solution was found and checked (``unique`` is then None).
     """
 
     encoding: Encoding
@@ -46,6 +48,7 @@ class PuzzleResult:
     stats: dict[str, int] = field(default_factory=dict)
     check_stats: dict[str, int] = field(default_factory=dict)
     answer_determined: bool | None = None
+    check_interrupted: bool = False
 
 
 def dpll_factory(
@@ -93,19 +96,22 @@ def solve_puzzle(
         stats = _counters(solver)
         if not check_unique:
             return PuzzleResult(encoding, solution, None, stats=stats)
-        solver.add_clause(solution.blocking_clause())
-        other = decode(puzzle, solver.get_model()) if solver.solve() else None
-        determined = None
-        if puzzle.question is not None:
-            determined = other is None
-            if other is not None and _same_answer(solution, other):
-                # a second solution with the same answer: does any answer otherwise?
-                for clause in solution.answer_blocking_clauses():
-                    solver.add_clause(clause)
-                if solver.solve():
-                    other = decode(puzzle, solver.get_model())
-                else:
-                    determined = True
+        try:
+            solver.add_clause(solution.blocking_clause())
+            other = decode(puzzle, solver.get_model()) if solver.solve() else None
+            determined = None
+            if puzzle.question is not None:
+                determined = other is None
+                if other is not None and _same_answer(solution, other):
+                    # a second solution with the same answer: does any answer otherwise?
+                    for clause in solution.answer_blocking_clauses():
+                        solver.add_clause(clause)
+                    if solver.solve():
+                        other = decode(puzzle, solver.get_model())
+                    else:
+                        determined = True
+        except KeyboardInterrupt:  # the solution found stands (audit 22-A #1)
+            return PuzzleResult(encoding, solution, None, stats=stats, check_interrupted=True)
         after = _counters(solver)
         check = {key: after[key] - stats.get(key, 0) for key in after}
         return PuzzleResult(encoding, solution, other is None, other, stats, check, determined)

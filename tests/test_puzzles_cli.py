@@ -399,6 +399,33 @@ def test_interrupt_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(result.stdout) == {"title": "Einstein's puzzle", "status": "UNKNOWN"}
 
 
+def test_an_interrupted_uniqueness_check_keeps_the_solution_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C after the first solve threw away a solution already found and checked
+    # (audit 22-A #1)
+    from dpll import Solver
+
+    class StoppedSecondTime(Solver):
+        def solve(self, assumptions=()):  # type: ignore[override]
+            if self.accum_stats().get("decisions", 0) or self.get_status() is not None:
+                raise KeyboardInterrupt
+            return super().solve(assumptions)
+
+    monkeypatch.setattr(
+        cli, "dpll_factory", lambda **_: lambda clauses: StoppedSecondTime(bootstrap_with=clauses)
+    )
+    result = run("einstein")
+    assert result.exit_code == 10
+    assert "Who owns the fish? German, in house 4." in result.stdout
+    assert "Whether the solution is unique is not known: its check was interrupted." in (
+        result.stdout
+    )
+    report = json.loads(run("einstein", "--json").stdout)
+    assert report["status"] == "SAT" and report["table"] is not None
+    assert (report["unique"], report["uniqueness_check_interrupted"]) == (None, True)
+
+
 def test_registered_in_satkit() -> None:
     from satkit import main
 
