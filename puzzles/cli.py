@@ -352,10 +352,10 @@ def hitman_command(
     from puzzles.hitman_explore import explore
     from puzzles.hitman_world import choose_map, known_names, load_maps
 
-    maps = load_maps(maps_path)
     if trace_path is not None:
-        _hitman_replay(maps, maps_path, map_name, trace_path, index, cnf_path, as_json, quiet)
+        _hitman_replay(maps_path, map_name, trace_path, index, cnf_path, as_json, quiet)
         return
+    maps = load_maps(maps_path, only=map_name)  # (another map's flaw does not stop this one)
     if map_name is None and len(maps) > 1:
         raise click.UsageError(
             f"{display_name(maps_path)} holds {len(maps)} maps; choose one with --map:"
@@ -366,8 +366,8 @@ def hitman_command(
         result = explore(world)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
         _interrupted(as_json, map=world.name)
-    except ValueError as exc:  # a map too big to explore
-        fail(f"{display_name(maps_path)}: {exc}")
+    except ValueError as exc:  # a map too big to explore (audit 22-A #3: at its line)
+        raise FormatError(display_name(maps_path), world.line, str(exc)) from None
     if result.wrong and not result.guessed:
         fail(f"internal error: a determined cell is wrong ({result.wrong[0]}); please report it")
     _write_hitman_cnf(result.kb, cnf_path, inputs, f"explored map {world.name}", as_json, quiet)
@@ -496,7 +496,6 @@ def _hitman_json(result: Exploration, cnf_path: str | None) -> dict[str, Any]:
 
 
 def _hitman_replay(
-    maps: dict[str, HitmanMap],
     maps_path: str,
     map_name: str | None,
     trace_path: str,
@@ -506,14 +505,15 @@ def _hitman_replay(
     quiet: bool,
 ) -> None:
     from puzzles.hitman_trace import load_traces, replay
-    from puzzles.hitman_world import choose_map, render_grid
+    from puzzles.hitman_world import choose_map, load_maps, render_grid
 
     traces = load_traces(trace_path)
-    if index > len(traces):
+    if index > len(traces):  # (a value the file does not hold, as --map's: audit 22-A #5)
         held = count(len(traces), "trace")
-        raise click.UsageError(f"--index {index}: {display_name(trace_path)} holds {held}")
+        raise FormatError(display_name(trace_path), None, f"--index {index}: the file holds {held}")
     trace = traces[index - 1]
     name = map_name if map_name is not None else trace.map_name
+    maps = load_maps(maps_path, only=name)
     world = None
     if map_name is not None or (name is not None and name in maps):
         world = choose_map(maps, name, display_name(maps_path))

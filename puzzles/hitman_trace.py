@@ -16,6 +16,7 @@ from typing import Any
 from formats.errors import FormatError
 from formats.streams import display_name, read_text
 from puzzles.hitman_sat import Inconsistent, KnowledgeBase, ObservationError
+from puzzles.loader import did_you_mean
 from puzzles.sourcemap import written
 
 STATUS_KEYS = ("position", "orientation", "vision", "hear", "penalties", "m", "n")
@@ -56,6 +57,11 @@ class Replay:
         return set(self.kb.known) - self.seen
 
 
+TRACE_KEYS = ("map", "kind", "seed", "referee_version", "start", "steps", "end_phase1",
+              "send_content", "send_content_result")  # fmt: skip
+"""The keys of a trace line (what the course referee's recorder writes)."""
+
+
 def load_traces(path: str | os.PathLike[str]) -> list[Trace]:
     """Every trace of a JSON-lines file (``-`` = stdin)."""
     name = display_name(path)
@@ -78,8 +84,12 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
         raise FormatError(file, line, "invalid JSON: nested too deeply") from None
     if not isinstance(raw, dict):
         raise FormatError(file, line, "a trace must be a JSON object")
+    unknown = next((key for key in raw if key not in TRACE_KEYS), None)
+    if unknown is not None:  # (a typo must not pass as a run of no steps: audit 22-A #4)
+        raise FormatError(file, line, f"unknown key {unknown!r}{did_you_mean(unknown, TRACE_KEYS)}"
+                          f" (a trace holds {', '.join(TRACE_KEYS)})")  # fmt: skip
     start = raw.get("start")
-    steps = raw.get("steps", [])
+    steps = raw.get("steps")
     if not isinstance(start, dict) or any(key not in start for key in STATUS_KEYS):
         raise FormatError(file, line, f"'start' must be a status with {', '.join(STATUS_KEYS)}")
     for key, least in START_NUMBERS:
@@ -90,6 +100,8 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
             raise FormatError(
                 file, line, f"'start': {key!r} must be an integer ≥ {least}, not {written(value)}"
             )
+    if steps is None:
+        raise FormatError(file, line, "'steps' is missing (the trace's steps; [] for none)")
     if not isinstance(steps, list):
         raise FormatError(file, line, "'steps' must be a list")
     parsed = []

@@ -186,8 +186,10 @@ def hearing_window(world: HitmanMap | Any, cell: Cell) -> list[Cell]:
 # --------------------------------------------------------------------------- map files
 
 
-def load_maps(path: str | os.PathLike[str]) -> dict[str, HitmanMap]:
-    """Every map of a "hitman-maps/1" JSON file (``-`` = stdin), in file order.
+def load_maps(path: str | os.PathLike[str], only: str | None = None) -> dict[str, HitmanMap]:
+    """Every map of a "hitman-maps/1" JSON file (``-`` = stdin), in file order; or, when
+    the file holds a map named ``only``, that map alone (the others are not checked: a
+    broken one does not keep a user from the map chosen).
 
     Raises `FormatError` (``FILE:LINE: message``) for a file that is not such a
     file, or a map that breaks the subject's rules the knowledge base relies on
@@ -195,10 +197,10 @@ def load_maps(path: str | os.PathLike[str]) -> dict[str, HitmanMap]:
     guard and civilian counts).
     """
     name = display_name(path)
-    return parse_maps(read_text(path), name)
+    return parse_maps(read_text(path), name, only)
 
 
-def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
+def parse_maps(text: str, name: str = "<string>", only: str | None = None) -> dict[str, HitmanMap]:
     """`load_maps` on the text of a file."""
     document, where = decode_json(text, name)
 
@@ -213,7 +215,8 @@ def parse_maps(text: str, name: str = "<string>") -> dict[str, HitmanMap]:
     maps = document.get("maps")
     if not isinstance(maps, dict) or not maps:
         raise error(("maps",), '"maps" must be an object holding at least one map')
-    return {key: _read_map(key, maps[key], error, where.line(("maps", key, "m"))) for key in maps}
+    chosen = [only] if only in maps else list(maps)
+    return {key: _read_map(key, maps[key], error, where.line(("maps", key, "m"))) for key in chosen}
 
 
 def too_many_cells(m: int, n: int) -> str:

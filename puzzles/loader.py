@@ -125,7 +125,8 @@ def _unprintable(what: str, name: str) -> str:
     return f"{what} {name!r} holds a line break; a name is one line"
 
 
-def _suggest(word: str, choices: Sequence[str]) -> str:
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` naming the choice closest to ``word``, or nothing."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -151,7 +152,7 @@ class _Builder:
             raise FormatError(self.name, 1, "a puzzle file must hold a table/object at the top")
         for key in doc:
             if key not in ROOT_KEYS:
-                raise self.key_error((), key, f"unknown key {key!r}{_suggest(key, ROOT_KEYS)}")
+                raise self.key_error((), key, f"unknown key {key!r}{did_you_mean(key, ROOT_KEYS)}")
         title = self.text_field(doc, (), "title", default_title)
         if holds_line_break(title):  # (printed at the start of the report's first line)
             raise self.key_error(
@@ -291,10 +292,10 @@ class _Builder:
             for name, values in self.categories:
                 if ref.startswith(name + ":"):
                     rest = ref[len(name) + 1 :]
-                    return f"{name} has no value {rest!r}{_suggest(rest, values)}"
+                    return f"{name} has no value {rest!r}{did_you_mean(rest, values)}"
             category = ref.partition(":")[0]
-            return f"unknown category {category!r} in {ref!r}{_suggest(category, names)}"
-        return f"unknown value {ref!r}{_suggest(ref, self._all_values())}"
+            return f"unknown category {category!r} in {ref!r}{did_you_mean(category, names)}"
+        return f"unknown value {ref!r}{did_you_mean(ref, self._all_values())}"
 
     def _all_values(self) -> list[str]:
         return [value for _name, values in self.categories for value in values]
@@ -316,7 +317,7 @@ class _Builder:
                 raise self.key_error(
                     path,
                     key,
-                    f"hint {number}: unknown key {key!r}{_suggest(key, (*HINT_KINDS, 'text'))}",
+                    f"hint {number}: unknown key {key!r}{did_you_mean(key, (*HINT_KINDS, 'text'))}",
                 )
         if len(kinds) != 1:
             found = "none" if not kinds else " and ".join(kinds)
@@ -358,7 +359,7 @@ class _Builder:
         for key in table:
             if key not in QUESTION_KEYS:
                 raise self.key_error(
-                    path, key, f"question: unknown key {key!r}{_suggest(key, QUESTION_KEYS)}"
+                    path, key, f"question: unknown key {key!r}{did_you_mean(key, QUESTION_KEYS)}"
                 )
         for key in ("find", "where"):
             if key not in table:
@@ -369,7 +370,7 @@ class _Builder:
         if find not in names:
             raise self.error(
                 (*path, "find"),
-                f"question: unknown category {written(find)}{_suggest(str(find), names)}",
+                f"question: unknown category {written(find)}{did_you_mean(str(find), names)}",
             )
         where = self.resolve(table["where"], (*path, "where"))
         return Question(text=text, find=names.index(find), where=where)

@@ -189,7 +189,37 @@ def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
     result = run(MAPS, "--replay", bad)
     assert result.exit_code == 1
     assert result.stderr == f"error: {bad}:2: invalid JSON: nested too deeply\n"
-    assert run(MAPS, "--replay", TRACES, "--index", "99").exit_code == 2
+    # a value the file does not hold: bad input, as --map nosuch is (audit 22-A #5)
+    beyond = run(MAPS, "--replay", TRACES, "--index", "99")
+    assert (beyond.exit_code, beyond.stderr) == (
+        1, f"error: {TRACES}: --index 99: the file holds 11 traces\n")
+    for key, typo in (("steps", "stepz"), ("map", "mapp")):
+        # a typo passed as a run of no steps, "agrees with map default_world" (audit 22-A #4)
+        first = TRACES.read_text().splitlines()[0]
+        bad.write_text(first.replace(f'"{key}"', f'"{typo}"', 1) + "\n")
+        message = f"unknown key {typo!r} (did you mean {key!r}?)"
+        result = run(MAPS, "--replay", bad)
+        assert result.exit_code == 1 and result.stderr.startswith(f"error: {bad}:1: {message}")
+    trace = json.loads(TRACES.read_text().splitlines()[0])
+    del trace["steps"]
+    bad.write_text(json.dumps(trace) + "\n")
+    assert run(MAPS, "--replay", bad).stderr == (
+        f"error: {bad}:1: 'steps' is missing (the trace's steps; [] for none)\n")
+
+
+def test_a_broken_map_does_not_keep_a_user_from_another(tmp_path: Path) -> None:
+    # one map with a wrong guard_count refused every map of the file, --map or not
+    # (audit 22-A #2)
+    document = json.loads(MAPS.read_text())
+    broken = dict(document["maps"]["default_world"], guard_count=9)
+    document["maps"] = {"broken": broken, "default_world": document["maps"]["default_world"]}
+    maps = tmp_path / "mixed.json"
+    maps.write_text(json.dumps(document, indent=1))
+    assert run(maps, "--map", "default_world").exit_code == 10
+    replayed, expected = run(maps, "--replay", TRACES), run(MAPS, "--replay", TRACES)
+    assert (replayed.exit_code, replayed.stdout) == (expected.exit_code, expected.stdout)
+    refused = run(maps, "--map", "broken")
+    assert refused.exit_code == 1 and "guard_count is 9" in refused.stderr
 
 
 def _start(**changes: object) -> str:
@@ -346,10 +376,10 @@ def test_a_map_too_big_to_explore_is_one_error_line(tmp_path: Path) -> None:
     rows[0][:3] = ["TARGET", "SUIT", "PIANO_WIRE"]
     room = {"m": 16, "n": 16, "guard_count": 0, "civil_count": 0, "rows_top_to_bottom": rows}
     maps = tmp_path / "room.json"
-    maps.write_text(json.dumps({"format": "hitman-maps/1", "maps": {"room": room}}))
+    maps.write_text(json.dumps({"format": "hitman-maps/1", "maps": {"room": room}}, indent=1))
     result = run(maps)
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.startswith(
-        f"error: {maps}: map 'room' has 256 cells; exploring takes at most 225 ("
+    assert result.stderr.startswith(  # (at the map's size, line 5, as other map errors: 22-A #3)
+        f"error: {maps}:5: map 'room' has 256 cells; exploring takes at most 225 ("
     )
     assert result.stderr.count("\n") == 1
