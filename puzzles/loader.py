@@ -43,6 +43,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
@@ -119,10 +120,17 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
     return document, where
 
 
-def _unprintable(what: str, name: str) -> str:
-    """Why a name holding a line break (or another control character) is refused: it is
-    printed in the solution table and written in ``c var N NAME`` lines, one line each."""
-    return f"{what} {name!r} holds a line break; a name is one line"
+def _unprintable(what: str, name: str) -> str | None:
+    """Why a name holding a line break or another control character (NUL, ESC, TAB, …)
+    is refused, or None: it is printed in the solution table and written in
+    ``c var N NAME`` lines, one line each, where an ESC would reach the terminal raw
+    (audit 22-A #6)."""
+    if holds_line_break(name):
+        return f"{what} {name!r} holds a line break; a name is one line"
+    control = next((c for c in name if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        return f"{what} {name!r} holds a control character (U+{ord(control):04X}); a name is text"
+    return None
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
@@ -154,10 +162,9 @@ class _Builder:
             if key not in ROOT_KEYS:
                 raise self.key_error((), key, f"unknown key {key!r}{did_you_mean(key, ROOT_KEYS)}")
         title = self.text_field(doc, (), "title", default_title)
-        if holds_line_break(title):  # (printed at the start of the report's first line)
-            raise self.key_error(
-                (), "title", f"title {title!r} holds a line break; a title is one line"
-            )
+        problem = _unprintable("title", title)  # (printed at the start of the report's line)
+        if problem is not None:
+            raise self.key_error((), "title", problem.replace("a name is", "a title is"))
         description = self.text_field(doc, (), "description", "")
         self.categories = self.read_categories()
         self.check_houses()
@@ -195,18 +202,18 @@ class _Builder:
             path = ("categories", category)
             if not category.strip():
                 raise self.key_error(("categories",), category, "a category name must not be empty")
-            if holds_line_break(category):
-                raise self.key_error(("categories",), category, _unprintable("category", category))
+            problem = _unprintable("category", category)
+            if problem is not None:
+                raise self.key_error(("categories",), category, problem)
             if not isinstance(values, list) or not values:
                 raise self.error(path, f"category {category!r} must list its values")
             seen: set[str] = set()
             for index, value in enumerate(values):
                 if not isinstance(value, str) or not value.strip():
                     raise self.error((*path, index), f"category {category!r}: values must be names")
-                if holds_line_break(value):
-                    raise self.error(
-                        (*path, index), f"category {category!r}: {_unprintable('value', value)}"
-                    )
+                problem = _unprintable("value", value)
+                if problem is not None:
+                    raise self.error((*path, index), f"category {category!r}: {problem}")
                 if value in seen:
                     raise self.error((*path, index), f"category {category!r} lists {value!r} twice")
                 seen.add(value)

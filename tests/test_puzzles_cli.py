@@ -190,6 +190,24 @@ def test_one_hint_is_one_hint(tmp_path: Path) -> None:
 
 
 @needs_dpll
+def test_the_table_lines_up_wide_characters(tmp_path: Path) -> None:
+    # padded by len(), 日本 (two columns each) pushed its row out of line (audit 22-A #6)
+    import unicodedata
+
+    path = tmp_path / "wide.toml"
+    path.write_text('[categories]\n"國家" = ["日本", "中國"]\nPet = ["cat", "dog"]\n'
+                    '[[hints]]\nsame_house = ["日本", "cat"]\n'
+                    '[[hints]]\nleft_of = ["日本", "中國"]\n')  # fmt: skip
+    table = run("solve", str(path)).stdout.split("\n\n")[1].splitlines()
+
+    def columns(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    second = columns(table[0][: table[0].index("House 2")])  # where the second column starts
+    assert [columns(line[: line.rindex("  ") + 2]) for line in table[1:]] == [second] * 2, table
+
+
+@needs_dpll
 def test_not_unique_shows_a_second_solution(tmp_path: Path) -> None:
     path = tmp_path / "loose.json"
     path.write_text('{"categories": {"A": ["x", "y"]}}')

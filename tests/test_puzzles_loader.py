@@ -280,6 +280,18 @@ TOML_ERRORS = [
         "category 'Pe\\rt' holds a line break",
         "Pe",
     ),
+    (  # ESC reached the terminal and the `c var` lines raw (audit 22-A #6)
+        '"Beer", "Water"]',
+        '"Beer", "Wa\\u001bter"]',
+        "value 'Wa\\x1bter' holds a control character (U+001B); a name is text",
+        "Beverage",
+    ),
+    (
+        'Pet = ["Cats"',
+        '"P\\u0000et" = ["Cats"',
+        "category 'P\\x00et' holds a control character (U+0000); a name is text",
+        "P",
+    ),
     (
         'Pet = ["Cats", "Horse", "Dogs", "Fish", "Birds"]',
         'Pet = "Cats"',
@@ -601,8 +613,8 @@ def test_missing_file_is_a_format_error(tmp_path: Path) -> None:
 
 # --- properties: any puzzle survives a trip through either format, and typos are located ----
 
-# (no U+0085: it ends a line, and a name is one line)
-NAME_CHARS = st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f\x85")
+# (no control characters, DEL and U+0080-U+009F: a name is one line of text)
+NAME_CHARS = st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_categories=("Cc",))
 NAME = st.text(
     alphabet=NAME_CHARS,
     min_size=1,
