@@ -478,10 +478,10 @@ def test_a_dp_input_file_is_solved_as_dp_input_as_stats_reads_it(tmp_path):
     noted.write_text("1 2 0 c note\n-1 0\n-2 0\n")
     assert run([str(noted), "-q"]).stdout == "s UNSATISFIABLE\n"
     assert "dimacs" in CliRunner().invoke(main, ["stats", str(noted)]).stdout
-    # a maze file keeps the DIMACS reader's error, which names the word it found
+    # a maze file gets the DIMACS reader's error, which says what it is (audit 22-C #4)
     maze = tmp_path / "m.txt"
     maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
-    assert "expected a literal or 0, found 'START'" in CliRunner().invoke(
+    assert f"{maze}:1: this is a maze file, not a CNF: satkit maze solve" in CliRunner().invoke(
         main, ["solve", str(maze)]).stderr
 
 
