@@ -308,7 +308,7 @@ def solve(
         comments = _statistics(solver, seconds) if show_stats else []
         if answer is None:
             if show_stats:
-                why = "interrupted" if interrupted else "limit reached (--timeout or --conflicts)"
+                why = "interrupted" if interrupted else _limit_reached(solver, conflicts)
                 comments.append(f"stopped: {why}")
             result = SolverResult("UNKNOWN", comments=comments)
         elif answer:
@@ -338,6 +338,15 @@ def solve(
 
 
 _EXIT_CODES = {"SAT": EXIT_SAT, "UNSAT": EXIT_UNSAT, "UNKNOWN": EXIT_UNKNOWN}
+
+
+def _limit_reached(solver: Solver, conflicts: int | None) -> str:
+    """Which limit stopped the solve: --conflicts once that many were spent, else the
+    deadline (audit 22-B #5: "--timeout or --conflicts" when only --timeout was given)."""
+    spent = solver.accum_stats().get("conflicts", 0)
+    if conflicts is not None and spent >= conflicts:
+        return f"limit reached (--conflicts {conflicts})"
+    return "limit reached (--timeout)"
 
 
 def _typed_at_a_terminal() -> bool:

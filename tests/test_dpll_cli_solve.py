@@ -138,15 +138,18 @@ def test_conflict_limit_gives_unknown_and_statistics(tmp_path: Path) -> None:
     answer = parse_competition(result.stdout)
     assert answer.status == "UNKNOWN"
     assert "conflicts: 25" in answer.comments
-    assert any(c.startswith("stopped: limit") for c in answer.comments)
+    # the limit that stopped it, not "--timeout or --conflicts" (audit 22-B #5)
+    assert "stopped: limit reached (--conflicts 25)" in answer.comments
     assert run([path, "--conflicts", "0", "-q"]).stdout == "s UNKNOWN\n"
 
 
 def test_timeout_gives_unknown(tmp_path: Path) -> None:
     path = str(write(tmp_path, "php.cnf", pigeonhole_text(10)))  # hours for this solver
-    result = run([path, "--timeout", "0.2"])
+    result = run([path, "--timeout", "0.2", "--conflicts", "1000000000"])
     assert result.exit_code == 0
-    assert parse_competition(result.stdout).status == "UNKNOWN"
+    answer = parse_competition(result.stdout)
+    assert answer.status == "UNKNOWN"
+    assert "stopped: limit reached (--timeout)" in answer.comments
 
 
 def test_text_and_binary_proofs_verify(tmp_path: Path) -> None:
