@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver
-from formats.assignment import read_dp_input, write_dp_output
+from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS, MODES, Solver, TooManyVariables
+from formats.assignment import dp_clause_line, read_dp_input, write_dp_output
 from formats.cli import (
     EXIT_INTERRUPTED,
     PATH,
@@ -25,14 +25,15 @@ from formats.cli import (
     StatusLine,
     answered,
     fail,
-    fail_if_short,
     print_warnings,
     report_errors,
     signal_raises,
 )
 from formats.detect import named_dimacs, read_dimacs_or_dp
+from formats.dimacs import clause_line
+from formats.errors import FormatError
 from formats.formula import Formula
-from formats.memory import available_memory
+from formats.memory import available_memory, shortage
 from formats.results import SolverResult, competition_text, minisat_result_text
 from formats.streams import (
     atomic_output,
@@ -52,18 +53,35 @@ classic; cdcl 240 at 5 million variables, 288-420 at peak), for refusing a varia
 count that cannot fit."""
 
 
-def _refuse_if_too_big(input_path: str, formula: Formula, mode: str) -> None:
-    """One error line (exit 1) when the formula's variables surely cannot fit in memory.
+def _refuse_if_too_big(input_path: str, formula: Formula, mode: str, *, dp: bool) -> None:
+    """FormatError (one error line, exit 1) when the formula's variables surely cannot fit
+    in memory, at the line that sets their count (``dp``: a DP input, with no header).
 
     The count is the header's or the largest literal's: ``p cnf 2000000000 1`` is valid
     DIMACS, but a solver over it needs hundreds of GB, and Python's MemoryError (or the
     kernel's OOM killer) is no answer.
     """
-    lead = (
-        f"{display_name(input_path)}: {formula.nvars:,} variables (the header's count or "
-        "the largest literal)"
-    )
-    fail_if_short(lead, formula.nvars * VARIABLE_BYTES[mode], available_memory())
+    need, have = formula.nvars * VARIABLE_BYTES[mode], available_memory()
+    if shortage("", need, have) is None:
+        return
+    top = formula.max_var
+    if formula.nvars > top and formula.header_line is not None:
+        line, what = formula.header_line, "the header's count"
+    else:
+        index = next(i for i, c in enumerate(formula.clauses, 1) if top in c or -top in c)
+        where = dp_clause_line if dp else clause_line  # (a reading again: the error path only)
+        line, what = where(input_path, index), "the largest atom" if dp else "the largest literal"
+    why = shortage(f"{formula.nvars:,} variables ({what})", need, have)
+    raise FormatError(display_name(input_path), line, str(why))
+
+
+def _append(solver: Solver, formula: Formula, input_path: str) -> None:
+    """The formula into the solver; a FormatError naming the input when its variables
+    cannot be allocated after all (a process memory limit, `check_variable_room`)."""
+    try:
+        solver.append_formula(formula)
+    except TooManyVariables as exc:
+        raise FormatError(display_name(input_path), None, f"{exc}; try a smaller input") from None
 
 
 class _Progress:
@@ -399,8 +417,9 @@ def _load(
         with _alarm(None if timeout is None else timeout - (time.monotonic() - started)):
             formula = read_dimacs_or_dp(input_path, strict=strict, keep_comments=False)
             print_warnings(formula.warnings, quiet=not show_stats)
-            _refuse_if_too_big(input_path, formula, mode)
-            solver.append_formula(formula)
+            dp = formula.back_matter is not None and formula.declared_clauses is None
+            _refuse_if_too_big(input_path, formula, mode, dp=dp)
+            _append(solver, formula, input_path)
             del formula  # the engine holds what it needs: a big formula is not kept twice
     except KeyboardInterrupt:
         return "interrupted"
@@ -526,10 +545,10 @@ def dp(
     check_output(output_path, inputs=[input_path])
     formula = read_dp_input(input_path)
     print_warnings(formula.warnings, quiet=quiet)
-    _refuse_if_too_big(input_path, formula, mode)
+    _refuse_if_too_big(input_path, formula, mode, dp=True)
     back_matter = formula.back_matter or ""
     solver = Solver(mode=mode, heuristic=heuristic, seed=seed)
-    solver.append_formula(formula)
+    _append(solver, formula, input_path)
     del formula  # the engine holds what it needs: a big formula is not kept twice
     solve_start = time.monotonic()
     valuation = (

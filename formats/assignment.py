@@ -285,6 +285,28 @@ def read_dp_text(data: bytes, name: str) -> str:
     return decode_text(data, name, keep_bad_bytes=True)
 
 
+def dp_clause_line(path: str | os.PathLike[str], index: int) -> int | None:
+    """The line of clause ``index`` (1-based) of a DP input file, found by reading it again
+    (blank lines in the clause list are skipped, as the reader skips them): for messages
+    about a clause of a parsed formula, on the error path only. None for ``-``, an
+    unreadable file, or no such clause."""
+    if os.fspath(path) == "-" or index < 1:
+        return None
+    try:
+        lines = _lines(read_dp_text(read_bytes(path), display_name(path)))
+    except FormatError:
+        return None
+    seen = 0
+    for number, line in enumerate(lines, start=1):
+        if line.strip() == "0":
+            return None
+        if line.strip():
+            seen += 1
+            if seen == index:
+                return number
+    return None
+
+
 def dp_input_text(
     formula: Formula, source: str = "<formula>", *, literals_checked: bool = False
 ) -> str:

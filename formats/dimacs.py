@@ -588,6 +588,7 @@ class _Reader:
             )
         formula.nvars = max(declared, self.max_var)
         formula.declared_clauses = self.declared_clauses
+        formula.header_line = self.header_line or None
         if self.back_matter:
             formula.back_matter = "".join(self.back_matter)
         return formula

@@ -80,6 +80,8 @@ class Formula:
       messages about it; None when unknown. Not part of equality.
     - ``name_lines``: the file line of each name's ``c var`` comment, for messages about
       it (empty when unknown). Not part of equality.
+    - ``header_line``: the file line of the ``p cnf`` header (None: none, or unknown).
+      Not part of equality.
     """
 
     nvars: int = 0
@@ -91,6 +93,7 @@ class Formula:
     declared_clauses: int | None = None
     back_matter_line: int | None = field(default=None, compare=False)
     name_lines: dict[int, int] = field(default_factory=dict, compare=False)
+    header_line: int | None = field(default=None, compare=False)
 
     @property
     def max_var(self) -> int:

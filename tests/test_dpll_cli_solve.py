@@ -306,16 +306,24 @@ def test_a_variable_count_that_cannot_fit_is_one_error_line(
     import dpll.cli
 
     monkeypatch.setattr(dpll.cli, "available_memory", lambda: 10**9)
+    # at the line that sets the count, named as what it is (audit 22-B #4)
     if command == "solve":
-        path = write(tmp_path, "big.cnf", "p cnf 1999999999 1\n3 0\n")
+        path = write(tmp_path, "big.cnf", "c big\np cnf 1999999999 1\n3 0\n")
+        where = "2: 1,999,999,999 variables (the header's count)"
     else:
-        path = write(tmp_path, "big.txt", "1 1999999999\n0\nback\n")
+        path = write(tmp_path, "big.txt", "1 2\n1 1999999999\n0\nback\n")
+        where = "2: 1,999,999,999 variables (the largest atom)"
     result = CliRunner().invoke(main, [command, str(path)])
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith(f"error: {path}: 1,999,999,999 variables")
+    assert lines[0].startswith(f"error: {path}:{where} need at least")
     assert "1.0 GB are available" in lines[0]
+    if command == "solve":
+        literal = write(tmp_path, "literal.cnf", "p cnf 3 2\n1 2 0\n-1\n 1999999999 0\n")
+        result = CliRunner().invoke(main, [command, str(literal), "-q"])
+        assert result.stderr.startswith(
+            f"error: {literal}:3: 1,999,999,999 variables (the largest literal) need")
     monkeypatch.setattr(dpll.cli, "available_memory", lambda: None)  # unknown: no refusal
     small = write(tmp_path, "small.cnf", "p cnf 3 1\n3 0\n")
     assert CliRunner().invoke(main, ["solve", str(small)]).exit_code == 10
@@ -334,7 +342,7 @@ def test_a_process_memory_limit_is_seen_and_a_memory_error_is_one_line(tmp_path:
         [sys.executable, "-c", script, str(big)], capture_output=True, text=True, timeout=120
     )
     assert process.returncode == 1 and "Traceback" not in process.stderr
-    assert process.stderr.startswith(f"error: {big}: 10,000,000 variables"), process.stderr
+    assert process.stderr.startswith(f"error: {big}:1: 10,000,000 variables"), process.stderr
 
 
 def test_memory_error_past_the_checks_is_one_error_line(
@@ -349,6 +357,26 @@ def test_memory_error_past_the_checks_is_one_error_line(
     result = run([str(write(tmp_path, "sat.cnf", SATISFIABLE))])
     assert result.exit_code == 1 and result.stderr.startswith("error: out of memory")
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["solve", "dp"])
+def test_variables_that_cannot_be_allocated_name_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # "out of memory: 10,000,000 variables need about 4.0 GB, more than this process can
+    # allocate (this process may not use more; try a smaller input)": no file, said twice
+    # (audit 22-B #4)
+    import dpll.cli
+    from dpll.solver import TooManyVariables
+
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise TooManyVariables("3 variables need about 0.0 GB, more than this process can allocate")
+
+    monkeypatch.setattr(dpll.cli.Solver, "append_formula", no_room)
+    path = write(tmp_path, "in.txt", "1 -3\n0\n")
+    result = CliRunner().invoke(main, [command, str(path), "-q"])
+    assert (result.exit_code, result.stderr) == (1, f"error: {path}: 3 variables need about "
+        "0.0 GB, more than this process can allocate; try a smaller input\n")  # fmt: skip
 
 
 def test_out_of_memory_lets_the_solver_go_before_the_message_is_printed(
