@@ -525,8 +525,9 @@ def dp(
 
     IN holds one clause per line (signed atom numbers), a line '0', then back
     matter. The output lists every atom 1..max as 'n T' or 'n F', a line '0'
-    and the back matter verbatim; when the clauses are unsatisfiable, just '0'
-    and the back matter. IN may be '-' (stdin) or compressed.
+    and the back matter verbatim (its last line given a line end if it had none);
+    when the clauses are unsatisfiable, just '0' and the back matter. IN may be '-'
+    (stdin) or compressed.
 
     The default (classic DPLL, the course's order) matches the course's outputs; it has
     no clause learning, so on big inputs (a maze with a long K) it can run for hours

@@ -411,8 +411,13 @@ def dp_output_text(valuation: dict[int, bool] | None, back_matter: str) -> str:
     """The DP output text: atoms 1..max as ``n T``/``n F``, ``0``, back matter verbatim.
 
     ``valuation`` None means unsatisfiable: just ``0`` and the back matter.
-    Atoms missing from the valuation (between 1 and the largest) are written F.
+    Atoms missing from the valuation (between 1 and the largest) are written F. A back
+    matter whose last line has no line end gets one (its own kind: LF, CRLF or CR), as
+    the course's DP programs print it line by line: their outputs in ../shared/compat
+    end so where the input did not (audit 22-B #1).
     """
+    if back_matter and not back_matter.endswith(("\n", "\r")):
+        back_matter += "\r\n" if "\r\n" in back_matter else "\r" if "\r" in back_matter else "\n"
     if valuation is None:
         return "0\n" + back_matter
     top = max(valuation, default=0)

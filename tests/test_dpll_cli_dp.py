@@ -50,7 +50,7 @@ def test_the_assignment_example(compat: Path, tmp_path: Path) -> None:
 def test_unsatisfiable_input_gives_zero_then_back_matter(compat: Path) -> None:
     result = run([compat / "Nick-Stewart7__Davis-Putnam-Solver" / "input3.txt"])
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "0\nThis input does not have a satisfying assignment"
+    assert result.stdout == "0\nThis input does not have a satisfying assignment\n"
 
 
 def test_s2ang_buggy_maze_clauses_are_unsatisfiable(compat: Path) -> None:
