@@ -127,6 +127,11 @@ _IS_DP_OUTPUT = (
 )
 
 
+def _first_filled(lines: list[str]) -> int | None:
+    """The number of the first line that is not blank (None: none)."""
+    return next((number for number, line in enumerate(lines, start=1) if line.strip()), None)
+
+
 def _other_kind(lines: list[str]) -> tuple[int, str] | None:
     """Where and what a file that is not a DP input is instead — DIMACS (a ``p cnf``
     header among the clause lines), a solver's answer or a DP output (its first
@@ -203,6 +208,16 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
         other = _other_kind(lines)
         if other is not None:
             raise FormatError(name, *other)
+        # (a file that is no list of clauses at all is told so at its first word, not at
+        # its end, where a missing '0' would be sought: audit 22-B #2)
+        bad = next(((number, token) for number, line in enumerate(lines, start=1)
+                    for token in line.split() if not _is_int(token)), None)  # fmt: skip
+        if bad is not None and bad[0] == _first_filled(lines):
+            found = f"expected a signed atom number, found {quoted(bad[1])}"
+            raise FormatError(name, bad[0], found)
+        if bad is not None:
+            raise FormatError(name, bad[0], f"no line '0' ending the clause list before this "
+                              f"line, whose {quoted(bad[1])} is no atom number")  # fmt: skip
         raise FormatError(name, len(lines) or 1, "no line '0' ending the clause list")
     formula = Formula()
     clauses = formula.clauses

@@ -112,6 +112,12 @@ def test_only_a_separator_is_an_empty_formula():
         ("1 2\n-1\n", 2, "no line '0' ending the clause list"),
         ("1 2\n-1", 2, "no line '0' ending the clause list"),
         ("", 1, "no line '0' ending the clause list"),
+        # no '0' line and words: the first word, not the end (audit 22-B #2)
+        ("P Q\n-P\n", 1, "expected a signed atom number, found 'P'"),
+        ("\n~At(START,0) At(A,0)\n", 2, "expected a signed atom number, found '~At(START,0)'"),
+        ("1 2\n-1\n1 At(START,0)\n", 3,
+         "no line '0' ending the clause list before this line, whose 'At(START,0)' is no atom "
+         "number"),
         # DIMACS given where DP input is expected: said so, at its header
         ("p cnf 2 2\n1 2 0\n-1 0\n", 1, IS_DIMACS),
         ("c SATLIB\np cnf 2 1\n1 2 0\n%\n0\n", 2, IS_DIMACS),
