@@ -96,6 +96,7 @@ def run() -> None:
         finish_stdout,
         forgive_stderr,
     )
+    from formats.streams import STDOUT_CLOSED
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS
@@ -104,6 +105,7 @@ def run() -> None:
     # minisat does), instead of a traceback and exit 1
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
+        STDOUT_CLOSED[0] = True  # (an output file '-' is an error: nothing would be written)
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the process's life
     else:

@@ -783,6 +783,8 @@ def _atomic_output(
     target: str, inputs: Sequence[str | os.PathLike[str]], binary: bool, newline: str | None
 ) -> Iterator[IO]:
     if target == STDIO:
+        if STDOUT_CLOSED[0]:  # (the output is the command's product: nothing is no success)
+            raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
         stream = sys.stdout.buffer if binary else _stdout_text()
         yield stream
         stream.flush()
@@ -916,6 +918,13 @@ def buffer_stdout() -> None:
         line_buffering=stream.line_buffering,
         write_through=True,
     )
+
+
+STDOUT_CLOSED = [False]
+"""Whether the process started with its standard output closed (``>&-``; satkit's entry
+point then points ``sys.stdout`` at the null device, so that a solver's answer is still
+its exit code, as minisat's is): an output written to ``-`` is then an error, not a
+silent success (audit 22-B #3)."""
 
 
 def _stdout_text() -> IO[str]:

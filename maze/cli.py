@@ -40,6 +40,7 @@ from formats.memory import available_memory
 from formats.results import parse_result, screen_output_error
 from formats.streams import (
     COMPRESSED_SUFFIXES,
+    STDOUT_CLOSED,
     atomic_output,
     bad_byte,
     check_output,
@@ -703,8 +704,8 @@ def solve_command(
         text = json.dumps(report_dict, indent=2) + "\n"
     else:
         text = "" if answer.unknown else answer.text() + "\n"
-    if text:
-        with atomic_output(output, inputs=(maze_file,)) as handle:
+    if text and not (output == "-" and STDOUT_CLOSED[0]):  # (>&-: the exit code answers,
+        with atomic_output(output, inputs=(maze_file,)) as handle:  # as `satkit solve`'s does)
             handle.write(text)
     if answer.unknown:
         leave(EXIT_UNKNOWN)

@@ -388,6 +388,14 @@ def test_commands_keep_their_exit_codes_when_started_with_stdout_or_stderr_close
         assert done.returncode == code, args
         assert b"Traceback" not in done.stdout + done.stderr
     assert (tmp_path / "out.dp").read_text().startswith("1 T\n")
+    if closed == 1:  # a product written to '-' that goes nowhere is no success (audit 22-B #3)
+        for args in (["dp", str(dp_in)], ["convert", str(sat)]):
+            done = subprocess.run(
+                [sys.executable, "-m", "satkit", *args], capture_output=True,
+                preexec_fn=lambda: os.close(1), cwd=ROOT, timeout=120,
+            )  # fmt: skip
+            assert (done.returncode, done.stderr) == (
+                1, b"error: <stdout>: closed (started with >&-): nothing written\n"), args
 
 
 @pytest.mark.parametrize(
