@@ -92,11 +92,11 @@ def run() -> None:
     from formats.console import (
         EXIT_BROKEN_PIPE,
         QUICK_EXIT,
+        STDOUT_CLOSED,
         fail_unwritten,
         finish_stdout,
         forgive_stderr,
     )
-    from formats.streams import STDOUT_CLOSED
 
     command = next((word for word in sys.argv[1:] if not word.startswith("-")), None)
     QUICK_EXIT[0] = command in QUICK_COMMANDS

@@ -15,6 +15,12 @@ from typing import Any, NoReturn
 
 import click
 
+STDOUT_CLOSED = [False]
+"""Whether the process started with its standard output closed (``>&-``; satkit's entry
+point then points ``sys.stdout`` at the null device, so that a solver's answer is still
+its exit code, as minisat's is): an output written to ``-`` is then an error, not a
+silent success (audit 22-B #3; `formats.streams.atomic_output`)."""
+
 
 def leave(code: int) -> NoReturn:
     """End a command that has given its answer with exit ``code``, click's way: from the

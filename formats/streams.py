@@ -19,6 +19,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
+from formats.console import STDOUT_CLOSED
 from formats.errors import FormatError
 from formats.memory import available_memory
 
@@ -918,13 +919,6 @@ def buffer_stdout() -> None:
         line_buffering=stream.line_buffering,
         write_through=True,
     )
-
-
-STDOUT_CLOSED = [False]
-"""Whether the process started with its standard output closed (``>&-``; satkit's entry
-point then points ``sys.stdout`` at the null device, so that a solver's answer is still
-its exit code, as minisat's is): an output written to ``-`` is then an error, not a
-silent success (audit 22-B #3)."""
 
 
 def _stdout_text() -> IO[str]:

@@ -33,6 +33,7 @@ from formats.cli import (
     print_warnings,
     report_errors,
 )
+from formats.console import STDOUT_CLOSED
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
@@ -40,7 +41,6 @@ from formats.memory import available_memory
 from formats.results import parse_result, screen_output_error
 from formats.streams import (
     COMPRESSED_SUFFIXES,
-    STDOUT_CLOSED,
     atomic_output,
     bad_byte,
     check_output,
