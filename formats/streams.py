@@ -57,7 +57,7 @@ class _LineWatch:
         self.first = b""  # the first non-blank byte of the line being read, once known
         self.size = 0
         self.limit = available_memory()
-        self.wide = False  # UTF-16 text (`_UTF16_BOMS`): its NUL bytes are half characters
+        self.wide = False  # UTF-16 text (`utf16_start`): its NUL bytes are half characters
 
     def feed(self, piece: bytes) -> None:
         """Take the next piece; raise FormatError for binary data or too much of it."""
@@ -242,6 +242,7 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
                 if not chunk:
                     break
                 chunks.append(chunk)
+                watch.wide = watch.wide or (len(chunks) == 1 and utf16_start(chunk))
                 watch.feed(chunk)
     except FormatError:  # (the watch's: binary or too big; a ValueError, not a broken stream)
         raise
@@ -390,7 +391,7 @@ def _read_all(handle: IO[bytes], name: str) -> bytes:
             if len(pieces) == 1 and compression_of(piece[:10]) is not None:
                 watch = None  # (the decompressed text is watched instead)
             else:
-                watch.wide = watch.wide or (len(pieces) == 1 and piece.startswith(_UTF16_BOMS))
+                watch.wide = watch.wide or (len(pieces) == 1 and utf16_start(piece))
                 watch.feed(piece)
 
 
@@ -417,7 +418,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     if kind is None:
         refuse_unread_compression(raw[:10], name)
     data = _decompress(raw, kind, name) if kind else raw
-    if data.startswith(_UTF16_BOMS):
+    if utf16_start(data):
         try:
             return data.decode("utf-16").encode()
         except UnicodeDecodeError as exc:
@@ -426,26 +427,69 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return data
 
 
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-"""UTF-16's byte-order marks: Windows PowerShell 5's ``>`` writes a solver's answer so.
-Such input is read as the same text in UTF-8 (`read_bytes`, `iter_byte_blocks`)."""
+def utf16_start(data: bytes) -> bool:
+    """Whether ``data`` starts as UTF-16 text: a byte-order mark, then (if anything) an
+    ASCII character, as every input satkit reads starts (``c``, ``p``, a digit, ``s``,
+    ``START``…), which a binary file that happens to begin with FF FE seldom does.
+    Windows PowerShell 5's ``>`` writes a solver's answer so; such input is read as the
+    same text in UTF-8 (`read_bytes`, `iter_byte_blocks`).
+
+    >>> utf16_start("p cnf".encode("utf-16")), utf16_start(b"\\xff\\xfe\\x12\\x9a")
+    (True, False)
+    """
+    if data[:2] == b"\xff\xfe":
+        return len(data) < 4 or (data[3] == 0 and data[2] < 0x80)
+    if data[:2] == b"\xfe\xff":
+        return len(data) < 4 or (data[2] == 0 and data[3] < 0x80)
+    return False
+
 
 _NOT_UTF16 = "not UTF-16 text, although it starts with UTF-16's byte-order mark"
 
 
-class _UTF16Reader:
-    """Reads a UTF-16 stream (byte-order mark first) as UTF-8 bytes, a piece at a time."""
+class _BrokenUTF16(ValueError):
+    """Text that breaks UTF-16 in a stream begun as UTF-16 (`_TextPieces`), after
+    ``newlines`` line ends of the piece being read."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._decoder = codecs.getincrementaldecoder("utf-16")()
+    def __init__(self, newlines: int) -> None:
+        super().__init__(_NOT_UTF16)
+        self.newlines = newlines
+
+
+class _TextPieces:
+    """A stream's pieces (``read(size)``), turned from UTF-16 into UTF-8 when the first
+    ones start as UTF-16 (`utf16_start`): a piece may end inside a character."""
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self._read = read
+        self._decoder: Any = None
+        self._start: bytes | None = b""  # what came before UTF-16 was decided (None: decided)
 
     def read(self, size: int) -> bytes:
         while True:
-            data = self._stream.read(size)
-            text = self._decoder.decode(data, final=not data)
-            if text or not data:  # (a piece may end inside a character: read on)
+            piece = self._read(size)
+            data = piece
+            if self._start is not None:
+                data = self._start + piece
+                if len(data) < 4 and piece:  # (too little to tell yet, and more to come)
+                    self._start = data
+                    continue
+                self._start = None
+                if utf16_start(data):
+                    self._decoder = codecs.getincrementaldecoder("utf-16")()
+            if self._decoder is None:
+                return data
+            try:
+                text = self._decoder.decode(data, final=not piece)
+            except UnicodeDecodeError as exc:
+                good = bytes(exc.object[: exc.start])
+                raise _BrokenUTF16(good.decode("utf-16-le" if self._le() else "utf-16-be",
+                                               "replace").count("\n")) from None  # fmt: skip
+            if text or not piece:
                 return text.encode()
+
+    def _le(self) -> bool:
+        return getattr(self._decoder, "decoder", None) is not codecs.utf_16_be_decode
 
 
 def lone_cr_line_ends(data: bytes, final: bool) -> bool | None:
@@ -505,21 +549,20 @@ def iter_byte_blocks(
         except OSError as exc:  # as for every later read: the device or file system failed
             raise FormatError(name, line, f"cannot read: {exc.strerror or exc}") from None
         kind = compression_of(head)
-        if kind is None and head.startswith(_UTF16_BOMS):
-            read = _UTF16Reader(_Prefixed(head, raw)).read
+        pieces: list[bytes] = []
+        if kind is None and utf16_start(head):  # (read as the same text in UTF-8)
+            read = _TextPieces(_Prefixed(head, raw).read).read
             piece_size = block_size
-            pieces = []
         elif kind is None:
             refuse_unread_compression(head, name)
-            read = raw.read
+            read = raw.read  # (plain bytes straight from the file: the fast path)
             piece_size = block_size
             pieces = [head] if head else []
         else:
             # one decompressor read at a time (read1): a read that fails loses only its own
             # output; 64 KiB, as read1 first allocates the full size asked for
-            read = _open_compressed(kind, _Prefixed(head, raw)).read1
+            read = _TextPieces(_open_compressed(kind, _Prefixed(head, raw)).read1).read
             piece_size = min(block_size, _COMPRESSED_PIECE)
-            pieces = []
         size = len(head) if pieces else 0
         least = max(block_size, 3)  # at least 3 bytes first, so a leading BOM is whole
         wanted = least
@@ -532,8 +575,8 @@ def iter_byte_blocks(
                     chunk = chunk.replace(b"\r", b"\n")
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 line += sum(piece.count(b"\n") for piece in pieces)
-                if isinstance(exc, UnicodeDecodeError):
-                    raise FormatError(name, line, _NOT_UTF16) from None
+                if isinstance(exc, _BrokenUTF16):  # (at the line of the broken character)
+                    raise FormatError(name, line + exc.newlines, _NOT_UTF16) from None
                 if kind is None:  # plain input: the device or the file system failed
                     why = getattr(exc, "strerror", None) or exc
                     raise FormatError(name, line, f"cannot read: {why}") from None

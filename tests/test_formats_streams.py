@@ -34,6 +34,7 @@ from formats.streams import (
     same_file,
     text_lines,
     unread_compression_of,
+    utf16_start,
     write_text_atomic,
     written_in_place,
 )
@@ -103,14 +104,38 @@ def test_utf16_text_is_read_as_utf8(tmp_path, monkeypatch, encoding):
     assert read_text("-") == text
 
 
-def test_broken_utf16_is_an_error_at_its_line(tmp_path):
+@pytest.mark.parametrize("size", [4, 1 << 20])
+def test_broken_utf16_is_an_error_at_its_line(tmp_path, size):
+    # streamed in one piece, it was placed at line 1 (review 22 #1)
     path = tmp_path / "broken.txt"
-    path.write_bytes("1 -2\n0\n".encode("utf-16") + b"\x00\xd8" + "x\n".encode("utf-16-le"))
-    for read in (read_bytes, lambda p: list(iter_byte_blocks(p, 4))):
+    good = "1 -2\n" * 599 + "0\n"
+    path.write_bytes(good.encode("utf-16") + b"\x00\xdc" + "x\n".encode("utf-16-le"))
+    for read in (read_bytes, lambda p: list(iter_byte_blocks(p, size))):
         with pytest.raises(FormatError) as info:
             read(path)
         assert (info.value.line, info.value.message) == (
-            3, "not UTF-16 text, although it starts with UTF-16's byte-order mark")
+            601, "not UTF-16 text, although it starts with UTF-16's byte-order mark")
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bz2", "xz"])
+def test_compressed_utf16_is_read_as_utf8(tmp_path, monkeypatch, kind):
+    # a compressed PowerShell answer was "binary data" (review 22 #2)
+    text = "s SATISFIABLE\nv 1 -2 0\n"
+    path = tmp_path / "answer.txt"
+    path.write_bytes(COMPRESSORS[kind](text.encode("utf-16")))
+    assert read_bytes(path) == text.encode()
+    assert b"".join(block for block, _ in iter_byte_blocks(path, 4)) == text.encode()
+    monkeypatch.setattr(sys, "stdin", FakeStdin(path.read_bytes()))
+    assert read_text("-") == text
+
+
+def test_a_binary_file_that_starts_with_ff_fe_is_still_binary(tmp_path):
+    # no ASCII character after the mark: not text (review 22 #2)
+    assert not utf16_start(b"\xff\xfe\x12\x9a") and utf16_start("c".encode("utf-16"))
+    path = tmp_path / "blob.bin"
+    path.write_bytes(b"\xff\xfe\x12\x9a\x00\x01garbage\x00")
+    with pytest.raises(FormatError, match="binary data"):
+        read_text(path)
 
 
 def test_read_bytes_missing_file_and_directory(tmp_path):
@@ -220,6 +245,7 @@ def test_blocks_are_whole_lines_with_their_line_numbers(
     # data that starts with the bytes of a BOM has one, whatever the generator meant
     assume(kind != "plain" or compression_of(raw[:6]) is None)
     assume(bom or not data.startswith(b"\xef\xbb\xbf"))
+    assume(not utf16_start(raw))  # (read as UTF-16 text: tested on its own)
     packed = raw if kind == "plain" else COMPRESSORS[kind](raw)
     path = tmp_path_factory.mktemp("blocks") / "f"
     path.write_bytes(packed)
