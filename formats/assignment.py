@@ -122,6 +122,8 @@ _IS_ANSWER = (
 
 _IS_MAZE = "this is a maze file, not a DP input: satkit maze encode turns it into one"
 
+_IS_PATH = "this is a back end's answer (one line: a walk from START), not a DP input"
+
 _IS_DP_OUTPUT = (
     "an 'n T|F' line: this is a DP output, not a DP input (satkit maze decode reads it)"
 )
@@ -145,8 +147,9 @@ def _other_kind(lines: list[str]) -> tuple[int, str] | None:
     number, line = first
     if is_answer_line(line):
         return number, _IS_ANSWER
-    if is_maze_line(line):
-        return number, _IS_MAZE
+    if is_maze_line(line) or line.split()[:1] == ["START"]:
+        alone = all(not other.strip() for other in lines[number:])
+        return number, _IS_PATH if alone else _IS_MAZE
     tokens = line.split()
     if len(tokens) == 2 and tokens[0].isdigit() and tokens[1] in ("T", "F"):
         return number, _IS_DP_OUTPUT

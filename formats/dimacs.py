@@ -174,12 +174,18 @@ def is_maze_line(line: str) -> bool:
     ``START`` among them, and no number — for readers of a CNF or a DP input to say what
     they were given instead.
 
-    >>> is_maze_line("START A B C"), is_maze_line("1 -2 0"), is_maze_line("c START")
+    A back end's path (``START A START B``) names a node again; a maze's node list never
+    does (review 22 #3).
+
+    >>> is_maze_line("START A B C"), is_maze_line("1 -2 0"), is_maze_line("START A START")
     (True, False, False)
     """
     tokens = line.split()
-    return "START" in tokens and tokens[0] != "c" and not any(
-        token.lstrip("-").isdigit() for token in tokens
+    return (
+        "START" in tokens
+        and tokens[0] != "c"
+        and len(set(tokens)) == len(tokens)
+        and not any(token.lstrip("-").isdigit() for token in tokens)
     )
 
 

@@ -129,6 +129,11 @@ def test_only_a_separator_is_an_empty_formula():
         ("1 T\n2 F\n0\n1 At(START,0)\n", 1, IS_DP_OUTPUT),
         ("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n", 1,
          "this is a maze file, not a DP input: satkit maze encode turns it into one"),
+        # a back end's answer was called a maze file (review 22 #3)
+        ("START A START B\n", 1,
+         "this is a back end's answer (one line: a walk from START), not a DP input"),
+        ("\nSTART C G H\n\n", 2,
+         "this is a back end's answer (one line: a walk from START), not a DP input"),
         ("0\n1 At(START,0)\n", None, None),  # (an UNSAT DP output is a valid, empty DP input)
     ],
 )

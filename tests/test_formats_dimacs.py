@@ -295,6 +295,8 @@ def test_a_maze_file_given_as_a_cnf_is_named(tmp_path):
         parse_dimacs("START A B\n")
     with pytest.raises(FormatError, match="expected a literal or 0, found 'START'"):
         parse_dimacs("p cnf 1 1\nSTART A\n")  # (after a header: a CNF with a stray line)
+    with pytest.raises(FormatError, match="expected a literal or 0, found 'START'"):
+        parse_dimacs("START A START B\n")  # (a back end's walk: no maze (review 22 #3)
 
 
 def test_a_real_empty_clause_is_kept():
