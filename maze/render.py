@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -195,15 +196,30 @@ def _graphviz(program: str, dot: str, fmt: str) -> bytes:
     return done.stdout
 
 
+def node_label(node: str, treasures: Sequence[str]) -> str:
+    """A node's label: its name, then its treasures, a few to a line (so that a node with
+    many is drawn as a taller circle, not an ever wider one).
+
+    >>> node_label("A", ["GOLD", "WAND", "RUBY", "DIAMOND"])
+    'A\\nGOLD WAND RUBY\\nDIAMOND'
+    """
+    return "\n".join([node, *textwrap.wrap(" ".join(treasures), 14, break_long_words=False)])
+
+
 def node_sizes(labels: Sequence[str], least: float) -> list[float]:
-    """Marker areas (points², as matplotlib takes them) of circles that hold their labels'
-    widest lines at font size 8 (about 5 points a character), and are at least ``least``:
+    """Marker areas (points², as matplotlib takes them) of circles that hold their labels
+    at font size 8 (about 5 points a character, 10 a line), and are at least ``least``:
     a fixed size left ``GOLD WAND`` wider than its node (audit 22-C #6).
 
     >>> node_sizes(["G", "H\\nGOLD WAND"], 1400)
     [1400, 3249.0]
     """
-    return [max(least, (5.0 * max(map(len, label.split("\n"))) + 12) ** 2) for label in labels]
+    sizes = []
+    for label in labels:
+        lines = label.split("\n")
+        across = max(5.0 * max(map(len, lines)) + 12, 10.0 * len(lines) + 12)
+        sizes.append(max(least, across**2))
+    return sizes
 
 
 def _matplotlib(
@@ -242,12 +258,11 @@ def _matplotlib(
             _START_FILL if node == START else _TREASURE_FILL if maze.treasures_of(node) else "white"
             for node in maze.nodes
         ]
-        labels = {
-            node: node
-            + ("\n" + " ".join(maze.treasures_of(node)) if maze.treasures_of(node) else "")
-            for node in maze.nodes
-        }
+        labels = {node: node_label(node, maze.treasures_of(node)) for node in maze.nodes}
         sizes = node_sizes([labels[node] for node in maze.nodes], node_size)
+        # room at the edges for the biggest circle (its radius, in points, over the axes')
+        radius = max(sizes) ** 0.5 / 2
+        axes.margins(x=radius / (size * 72 * 0.8) + 0.02, y=radius / (size * 0.8 * 72 * 0.8) + 0.02)
         nx.draw_networkx_nodes(
             graph, positions, nodelist=maze.nodes, node_color=colours, edgecolors="black",
             node_size=sizes, ax=axes,
