@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from crosscheck.report import REFERENCES
+from formats.errors import count
 from formats.streams import atomic_output
 from maze.render import NO_DATE, import_pyplot, missing_module
 
@@ -134,10 +135,12 @@ def write_plots(
     if plotted:
         drawn = [t for times in series.values() for t in times]
         _seconds_ticks(cactus, min(drawn), max(drawn), x=False)
-    cactus.xaxis.set_major_locator(MaxNLocator(integer=True))  # (not 1.5 instances)
+    cactus.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))  # (no 1.5)
+    if plotted:  # (half an instance each side: one instance alone had ticks 0.945 … 1.050)
+        cactus.set_xlim(0.5, max(len(times) for times in series.values()) + 0.5)
     cactus.set_xlabel("instances solved")
     cactus.set_ylabel("solve time per instance (s, log)")
-    cactus.set_title(f"cactus: {len(records)} instances, timeout {timeout:g} s")
+    cactus.set_title(f"cactus: {count(len(records), 'instance')}, timeout {timeout:g} s")
     cactus.grid(True, which="both", alpha=0.3)
     if plotted:
         cactus.legend(loc="upper left", fontsize="small")

@@ -340,6 +340,11 @@ def test_the_cactus_labels_seconds_plainly_and_counts_whole_instances(tmp_path):
     texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", (tmp_path / "cactus.svg").read_text()))
     assert {"0.002", "0.005", "0.01", "0.02", "0.05"} <= texts
     assert {"1", "2", "5"} <= texts and "1.5" not in texts
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # one instance (review 22 #6)
+        write_plots(records[:1], tmp_path / "one.svg", solvers=["dpll"])
+    texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", (tmp_path / "one.svg").read_text()))
+    assert "1" in texts and not any(re.fullmatch(r"[01]\.[0-9]", text) for text in texts)
+    assert "cactus: 1 instance, timeout 60 s" in texts
 
 
 def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
