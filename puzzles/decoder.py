@@ -171,12 +171,17 @@ def format_table(solution: Solution) -> str:
 def display_width(text: str) -> int:
     """Terminal columns ``text`` takes: two for East Asian wide and full-width characters
     (a table padded by ``len`` went out of line with 日本, audit 22-A #6), none for
-    combining marks.
+    combining and enclosing marks and format characters (Thai's ิ, a zero-width joiner,
+    review 22 #7).
 
-    >>> display_width("Dane"), display_width("日本"), display_width("e\u0301")
-    (4, 4, 1)
+    >>> display_width("Dane"), display_width("日本"), display_width("e\u0301"), display_width("กิน")
+    (4, 4, 1, 2)
     """
     return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        0 if unicodedata.category(c) in _NO_WIDTH
+        else 2 if unicodedata.east_asian_width(c) in "WF" else 1
         for c in text
-    )
+    )  # fmt: skip
+
+
+_NO_WIDTH = ("Mn", "Me", "Cf")
