@@ -505,7 +505,7 @@ def _hitman_replay(
     quiet: bool,
 ) -> None:
     from puzzles.hitman_trace import load_traces, replay
-    from puzzles.hitman_world import choose_map, load_maps, render_grid
+    from puzzles.hitman_world import NoSuchMap, choose_map, load_maps, render_grid
 
     traces = load_traces(trace_path)
     if index > len(traces):  # (a value the file does not hold, as --map's: audit 22-A #5)
@@ -513,8 +513,13 @@ def _hitman_replay(
         raise FormatError(display_name(trace_path), None, f"--index {index}: the file holds {held}")
     trace = traces[index - 1]
     name = map_name if map_name is not None else trace.map_name
-    maps = load_maps(maps_path, only=name)
     world = None
+    try:
+        maps = load_maps(maps_path, only=name)
+    except NoSuchMap:
+        if map_name is not None:
+            raise
+        maps = {}  # (the trace's map is not in the file: nothing is checked, as documented)
     if map_name is not None or (name is not None and name in maps):
         world = choose_map(maps, name, display_name(maps_path))
     start = trace.start

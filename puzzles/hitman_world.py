@@ -186,10 +186,14 @@ def hearing_window(world: HitmanMap | Any, cell: Cell) -> list[Cell]:
 # --------------------------------------------------------------------------- map files
 
 
+class NoSuchMap(FormatError):
+    """The map asked for (`load_maps`'s ``only``) is not in the file."""
+
+
 def load_maps(path: str | os.PathLike[str], only: str | None = None) -> dict[str, HitmanMap]:
-    """Every map of a "hitman-maps/1" JSON file (``-`` = stdin), in file order; or, when
-    the file holds a map named ``only``, that map alone (the others are not checked: a
-    broken one does not keep a user from the map chosen).
+    """Every map of a "hitman-maps/1" JSON file (``-`` = stdin), in file order; or, with
+    ``only``, that map alone (the others are not checked: a broken one does not keep a
+    user from the map chosen), and `NoSuchMap` naming the maps there when it is absent.
 
     Raises `FormatError` (``FILE:LINE: message``) for a file that is not such a
     file, or a map that breaks the subject's rules the knowledge base relies on
@@ -215,7 +219,9 @@ def parse_maps(text: str, name: str = "<string>", only: str | None = None) -> di
     maps = document.get("maps")
     if not isinstance(maps, dict) or not maps:
         raise error(("maps",), '"maps" must be an object holding at least one map')
-    chosen = [only] if only in maps else list(maps)
+    if only is not None and only not in maps:  # (said before any map is checked)
+        raise NoSuchMap(name, None, f"no map named {only!r}; the known maps are {', '.join(maps)}")
+    chosen = list(maps) if only is None else [only]
     return {key: _read_map(key, maps[key], error, where.line(("maps", key, "m"))) for key in chosen}
 
 

@@ -220,6 +220,14 @@ def test_a_broken_map_does_not_keep_a_user_from_another(tmp_path: Path) -> None:
     assert (replayed.exit_code, replayed.stdout) == (expected.exit_code, expected.stdout)
     refused = run(maps, "--map", "broken")
     assert refused.exit_code == 1 and "guard_count is 9" in refused.stderr
+    unknown = run(maps, "--map", "nosuch")  # (not the broken map's error: review 22)
+    assert (unknown.exit_code, unknown.stderr) == (1, f"error: {maps}: no map named 'nosuch'; "
+                                                   "the known maps are broken, default_world\n")
+    trace = json.loads(TRACES.read_text().splitlines()[0])
+    trace["map"] = "elsewhere"
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(json.dumps(trace) + "\n")
+    assert "not checked" in run(maps, "--replay", elsewhere).stdout
 
 
 def _start(**changes: object) -> str:
