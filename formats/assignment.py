@@ -136,8 +136,9 @@ def _first_filled(lines: list[str]) -> int | None:
 
 def _other_kind(lines: list[str]) -> tuple[int, str] | None:
     """Where and what a file that is not a DP input is instead — DIMACS (a ``p cnf``
-    header among the clause lines), a solver's answer or a DP output (its first
-    non-blank line says) — as ``(line number, message)``; None when it is neither."""
+    header among the clause lines), a solver's answer, a maze file, a back end's path or
+    a DP output (its first non-blank line says) — as ``(line number, message)``; None
+    when it is none of these."""
     for number, line in enumerate(lines, start=1):
         if line.split()[:2] == ["p", "cnf"]:
             return number, _IS_DIMACS
