@@ -53,6 +53,7 @@ from crosscheck.validate import (
     proof_file_problem,
     proof_problem,
 )
+from formats.memory import available_memory
 
 FAILURES = ("disagree", "invalid-model", "invalid-proof", "invalid-path", "crash")
 """Outcomes that make a batch fail (exit 1)."""
@@ -329,9 +330,13 @@ def _check_proof(instance: Instance, run: Run, timeout: float) -> None:
 
 def _proof_too_big(path: str) -> str | None:
     """Why the proof file at ``path`` is not checked: it would not fit in the memory free
-    now (None when it would)."""
+    now (None when it would), as `formats.memory.available_memory` counts it — a
+    container's cgroup limit and ``ulimit -v`` included, which the machine's free memory
+    alone overstated."""
     size = os.path.getsize(path)
-    free = psutil.virtual_memory().available
+    free = available_memory()
+    if free is None:
+        free = psutil.virtual_memory().available
     if size * _CHECK_BYTES_PER_BYTE <= free:
         return None
     return (

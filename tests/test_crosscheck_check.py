@@ -444,12 +444,20 @@ def test_an_unsat_that_one_solver_gave_alone_is_unconfirmed(tmp_path):
     assert record["runs"]["dpll:cdcl"]["detail"] == "unconfirmed: no other solver answered"
 
 
-def test_a_proof_file_too_big_for_the_free_memory_is_unchecked_not_ok(monkeypatch):
+@pytest.mark.parametrize("limit", ["available_memory", "machine"])
+def test_a_proof_file_too_big_for_the_free_memory_is_unchecked_not_ok(monkeypatch, limit):
+    # the memory left counts a container's cgroup and ulimit -v (available_memory), not
+    # only the machine's free memory (carried over since stop 20); the machine's when
+    # nothing else is known
     from types import SimpleNamespace
 
-    monkeypatch.setattr(
-        check_module.psutil, "virtual_memory", lambda: SimpleNamespace(available=100)
-    )
+    if limit == "available_memory":
+        monkeypatch.setattr(check_module, "available_memory", lambda: 100)
+    else:
+        monkeypatch.setattr(check_module, "available_memory", lambda: None)
+        monkeypatch.setattr(
+            check_module.psutil, "virtual_memory", lambda: SimpleNamespace(available=100)
+        )
     record = check_instance(UNSAT, CheckOptions(["cadical153"], timeout=30, proofs=True))
     run = record["runs"]["cadical153"]
     assert run["outcome"] == "agree" and run["detail"] == check_module.LONE_UNSAT
