@@ -462,3 +462,24 @@ def test_a_proof_file_too_big_for_the_free_memory_is_unchecked_not_ok(monkeypatc
     run = record["runs"]["cadical153"]
     assert run["outcome"] == "agree" and run["detail"] == check_module.LONE_UNSAT
     assert run["proof"].startswith("unchecked: the proof (0 MB) needs more memory to check")
+
+
+def test_a_proof_still_being_written_at_the_deadline_gets_its_grace(monkeypatch):
+    # a PySAT solver that answered UNSAT in time, then wrote a big proof past the deadline,
+    # was killed and reported as a timeout (carried over since stop 20)
+    writer = check_module._write_proof
+
+    def slow_writer(name, solver, path):
+        time.sleep(3)  # (the child's; the deadline below is 1 s)
+        return writer(name, solver, path)
+
+    monkeypatch.setattr(check_module, "_write_proof", slow_writer)
+    record = check_instance(UNSAT, CheckOptions(["cadical153", "dpll"], timeout=1, proofs=True))
+    run = record["runs"]["cadical153"]
+    assert (run["status"], run["outcome"], run["proof"]) == ("UNSAT", "agree", "verified")
+    # and when even the grace is not enough, the answer stands and the proof is unchecked
+    monkeypatch.setattr(check_module, "PROOF_GRACE", 0.5)
+    record = check_instance(UNSAT, CheckOptions(["cadical153", "dpll"], timeout=1, proofs=True))
+    run = record["runs"]["cadical153"]
+    assert (run["status"], run["outcome"]) == ("UNSAT", "agree")
+    assert run["proof"] == "unchecked: writing the proof took more than 1 s"
