@@ -8,6 +8,8 @@ import os
 from formats.assignment import parse_dp_input, read_dp_text
 from formats.dimacs import (
     BLOCK_SIZE,
+    MAZE_NOT_INPUT,
+    PATH_NOT_INPUT,
     UNTERMINATED,
     is_answer_line,
     parse_dimacs,
@@ -185,9 +187,16 @@ def read_dimacs_or_dp(
             break
     start = b"".join(block for block, _line in head)
     if strict or named_dimacs(path) or not _numbers_first(start):
-        return parse_dimacs_blocks(
-            itertools.chain(head, blocks), name, strict=strict, keep_comments=keep_comments
-        )
+        try:
+            return parse_dimacs_blocks(
+                itertools.chain(head, blocks), name, strict=strict, keep_comments=keep_comments
+            )
+        except FormatError as exc:
+            # a maze's first line alone is a back end's walk (review 22 #3): read on to see
+            filled = [line for line in start.split(b"\n") if line.strip()]
+            if exc.message == MAZE_NOT_INPUT and len(filled) == 1 and next(blocks, None) is None:
+                raise FormatError(exc.file, exc.line, PATH_NOT_INPUT) from None
+            raise
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
     formula, kind = parse_detected(data, name)
     if kind == "dimacs" or detect_format(start) == "dimacs":  # (`_headerless` said why)

@@ -192,6 +192,10 @@ def is_maze_line(line: str) -> bool:
 MAZE_NOT_INPUT = "this is a maze file, not a CNF: satkit maze solve (or maze encode) reads it"
 """What a reader says when a maze file (`is_maze_line`) is given as its input."""
 
+PATH_NOT_INPUT = "this is a back end's answer (one line: a walk from START), not a CNF"
+"""What a reader says when a back end's walk is given as its input: a first line from START
+that names a node twice, or (`formats.detect.read_dimacs_or_dp`) a maze line alone."""
+
 
 ANSWER_NOT_INPUT = (
     "this is a solver's answer (s/v lines or a MiniSat result), not a CNF: satkit maze "
@@ -501,6 +505,8 @@ class _Reader:
             # (audit 22-C #4; a file named .cnf is a CNF with a stray line, not a maze)
             if first and is_maze_line(text) and not named_dimacs(self.name):
                 raise self.error(line, MAZE_NOT_INPUT)
+            if first and text.split()[:1] == ["START"] and not named_dimacs(self.name):
+                raise self.error(line, PATH_NOT_INPUT)  # (it names a node twice: a walk)
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
 
     def inline_comment(self, body: bytes, line: int) -> None:

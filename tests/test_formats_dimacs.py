@@ -6,6 +6,7 @@ import bz2
 import gzip
 import lzma
 import os
+import re
 import tempfile
 from pathlib import Path
 from unittest import mock
@@ -295,8 +296,14 @@ def test_a_maze_file_given_as_a_cnf_is_named(tmp_path):
         parse_dimacs("START A B\n")
     with pytest.raises(FormatError, match="expected a literal or 0, found 'START'"):
         parse_dimacs("p cnf 1 1\nSTART A\n")  # (after a header: a CNF with a stray line)
-    with pytest.raises(FormatError, match="expected a literal or 0, found 'START'"):
-        parse_dimacs("START A START B\n")  # (a back end's walk: no maze (review 22 #3)
+    walk = "this is a back end's answer (one line: a walk from START), not a CNF"
+    with pytest.raises(FormatError, match=re.escape(walk)):
+        parse_dimacs("START A START B\n")  # (a back end's walk: no maze, review 22 #3)
+    path = tmp_path / "walk.txt"  # a walk naming no node twice: the whole file tells
+    path.write_text("\nSTART C G H\n")
+    with pytest.raises(FormatError) as caught:
+        read_dimacs_or_dp(str(path))
+    assert (caught.value.line, caught.value.message) == (2, walk)
 
 
 def test_a_real_empty_clause_is_kept():
