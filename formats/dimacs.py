@@ -174,17 +174,20 @@ def is_maze_line(line: str) -> bool:
     ``START`` among them, and no number — for readers of a CNF or a DP input to say what
     they were given instead.
 
-    A back end's path (``START A START B``) names a node again; a maze's node list never
-    does (review 22 #3).
+    A back end's walk (``START A START B``) starts at START and names a node again; a maze's
+    node list does neither, unless it is wrong (review 22 #3; a walk alone in its file is
+    told from a maze by `formats.detect.read_dimacs_or_dp`).
 
     >>> is_maze_line("START A B C"), is_maze_line("1 -2 0"), is_maze_line("START A START")
     (True, False, False)
+    >>> is_maze_line("A START B A")
+    True
     """
     tokens = line.split()
     return (
         "START" in tokens
         and tokens[0] != "c"
-        and len(set(tokens)) == len(tokens)
+        and (tokens[0] != "START" or len(set(tokens)) == len(tokens))
         and not any(token.lstrip("-").isdigit() for token in tokens)
     )
 
@@ -193,8 +196,8 @@ MAZE_NOT_INPUT = "this is a maze file, not a CNF: satkit maze solve (or maze enc
 """What a reader says when a maze file (`is_maze_line`) is given as its input."""
 
 PATH_NOT_INPUT = "this is a back end's answer (one line: a walk from START), not a CNF"
-"""What a reader says when a back end's walk is given as its input: a first line from START
-that names a node twice, or (`formats.detect.read_dimacs_or_dp`) a maze line alone."""
+"""What `formats.detect.read_dimacs_or_dp` says when a back end's walk is given as its
+input: the line the reader took for a maze's (`MAZE_NOT_INPUT`) is all the input holds."""
 
 
 ANSWER_NOT_INPUT = (
@@ -503,10 +506,9 @@ class _Reader:
                 raise self.error(line, ANSWER_NOT_INPUT)
             first = not self.header_line and not self.clauses
             # (audit 22-C #4; a file named .cnf is a CNF with a stray line, not a maze)
-            if first and is_maze_line(text) and not named_dimacs(self.name):
+            starts = text.split()[:1] == ["START"]  # (a maze's, or a walk's: see the caller)
+            if first and (is_maze_line(text) or starts) and not named_dimacs(self.name):
                 raise self.error(line, MAZE_NOT_INPUT)
-            if first and text.split()[:1] == ["START"] and not named_dimacs(self.name):
-                raise self.error(line, PATH_NOT_INPUT)  # (it names a node twice: a walk)
             raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
 
     def inline_comment(self, body: bytes, line: int) -> None:

@@ -15,6 +15,7 @@ import select
 import stat
 import sys
 import tempfile
+import unicodedata
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
@@ -428,20 +429,28 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 def utf16_start(data: bytes) -> bool:
-    """Whether ``data`` starts as UTF-16 text: a byte-order mark, then (if anything) an
-    ASCII character, as every input satkit reads starts (``c``, ``p``, a digit, ``s``,
-    ``START``…), which a binary file that happens to begin with FF FE seldom does.
-    Windows PowerShell 5's ``>`` writes a solver's answer so; such input is read as the
-    same text in UTF-8 (`read_bytes`, `iter_byte_blocks`).
+    """Whether ``data`` starts as UTF-16 text: a byte-order mark, then characters that text
+    holds (no control character but a line end or tab, no unassigned, private-use or lone
+    surrogate code) for its first 32 code units, which a binary file that happens to begin
+    with FF FE seldom gives. Windows PowerShell 5's ``>`` writes a solver's answer so; such
+    input is read as the same text in UTF-8 (`read_bytes`, `iter_byte_blocks`).
 
-    >>> utf16_start("p cnf".encode("utf-16")), utf16_start(b"\\xff\\xfe\\x12\\x9a")
-    (True, False)
+    >>> utf16_start("p cnf".encode("utf-16")), utf16_start("金 START".encode("utf-16"))
+    (True, True)
+    >>> utf16_start(b"\\xff\\xfe\\x12\\x9a\\x00\\x00")
+    False
     """
-    if data[:2] == b"\xff\xfe":
-        return len(data) < 4 or (data[3] == 0 and data[2] < 0x80)
-    if data[:2] == b"\xfe\xff":
-        return len(data) < 4 or (data[2] == 0 and data[3] < 0x80)
-    return False
+    if data[:2] not in (b"\xff\xfe", b"\xfe\xff"):
+        return False
+    body = data[2:66]
+    body = body[: len(body) // 2 * 2]
+    text = body.decode("utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be", "surrogatepass")
+    if text and "\ud800" <= text[-1] <= "\udbff":  # (a pair cut by the 64 bytes looked at)
+        text = text[:-1]
+    return all(
+        c in "\t\n\r\f\v" or unicodedata.category(c) not in ("Cc", "Cs", "Co", "Cn")
+        for c in text
+    )
 
 
 _NOT_UTF16 = "not UTF-16 text, although it starts with UTF-16's byte-order mark"
@@ -464,6 +473,7 @@ class _TextPieces:
         self._read = read
         self._decoder: Any = None
         self._start: bytes | None = b""  # what came before UTF-16 was decided (None: decided)
+        self._codec = "utf-16-le"  # its byte order, for counting the lines before a break
 
     def read(self, size: int) -> bytes:
         while True:
@@ -477,19 +487,17 @@ class _TextPieces:
                 self._start = None
                 if utf16_start(data):
                     self._decoder = codecs.getincrementaldecoder("utf-16")()
+                    self._codec = "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"
             if self._decoder is None:
                 return data
             try:
                 text = self._decoder.decode(data, final=not piece)
             except UnicodeDecodeError as exc:
                 good = bytes(exc.object[: exc.start])
-                raise _BrokenUTF16(good.decode("utf-16-le" if self._le() else "utf-16-be",
-                                               "replace").count("\n")) from None  # fmt: skip
+                lines = good.decode(self._codec, "replace").count("\n")
+                raise _BrokenUTF16(lines) from None
             if text or not piece:
                 return text.encode()
-
-    def _le(self) -> bool:
-        return getattr(self._decoder, "decoder", None) is not codecs.utf_16_be_decode
 
 
 def lone_cr_line_ends(data: bytes, final: bool) -> bool | None:

@@ -117,6 +117,18 @@ def test_broken_utf16_is_an_error_at_its_line(tmp_path, size):
             601, "not UTF-16 text, although it starts with UTF-16's byte-order mark")
 
 
+@pytest.mark.parametrize("order", ["utf-16-le", "utf-16-be"])
+def test_broken_utf16_in_a_compressed_stream_is_at_its_line(tmp_path, order):
+    # big-endian, the lines before the break were counted as little-endian (review 22b #2)
+    bom = b"\xff\xfe" if order == "utf-16-le" else b"\xfe\xff"
+    bad = b"\x00\xdc" if order == "utf-16-le" else b"\xdc\x00"
+    path = tmp_path / "broken.cnf.gz"
+    path.write_bytes(gzip.compress(bom + ("1 -2 0\n" * 599).encode(order) + bad))
+    with pytest.raises(FormatError) as info:
+        list(iter_byte_blocks(path, 1 << 20))
+    assert info.value.line == 600
+
+
 @pytest.mark.parametrize("kind", ["gzip", "bz2", "xz"])
 def test_compressed_utf16_is_read_as_utf8(tmp_path, monkeypatch, kind):
     # a compressed PowerShell answer was "binary data" (review 22 #2)
@@ -130,10 +142,13 @@ def test_compressed_utf16_is_read_as_utf8(tmp_path, monkeypatch, kind):
 
 
 def test_a_binary_file_that_starts_with_ff_fe_is_still_binary(tmp_path):
-    # no ASCII character after the mark: not text (review 22 #2)
-    assert not utf16_start(b"\xff\xfe\x12\x9a") and utf16_start("c".encode("utf-16"))
+    # after the mark, code units no text holds (NUL, private use, lone surrogates): binary
+    # (review 22 #2)
+    assert not utf16_start(b"\xff\xfe\x12\x9a\x00\x00") and utf16_start("c".encode("utf-16"))
+    # a maze whose first node name is not ASCII is text (review 22b #1)
+    assert utf16_start("Äpf START B".encode("utf-16")) and utf16_start("金 START".encode("utf-16"))
     path = tmp_path / "blob.bin"
-    path.write_bytes(b"\xff\xfe\x12\x9a\x00\x01garbage\x00")
+    path.write_bytes(b"\xff\xfe\x12\x9a\x00\x00\x01\x02garbage\x00")
     with pytest.raises(FormatError, match="binary data"):
         read_text(path)
 
