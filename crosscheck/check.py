@@ -372,11 +372,12 @@ def _proof_too_big(path: str) -> str | None:
     free = available_memory()
     if free is None:
         free = psutil.virtual_memory().available
-    if size * _CHECK_BYTES_PER_BYTE <= free:
+    need = size * _CHECK_BYTES_PER_BYTE
+    if need <= free:
         return None
     return (
-        f"the proof ({size / 1e6:,.0f} MB) needs more memory to check than is free "
-        f"({free / 1e6:,.0f} MB)"
+        f"the proof ({size / 1e6:,.0f} MB) needs about {need / 1e6:,.0f} MB of memory to "
+        f"check; {free / 1e6:,.0f} MB are available"
     )
 
 

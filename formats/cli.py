@@ -310,11 +310,11 @@ def _for_the_dp_format(formula: Formula, name: str) -> list[FormatWarning]:
 @report_errors
 def stats(input_path: str, as_json: bool, source: str, strict: bool, quiet: bool) -> None:
     """Describe a CNF file: sizes, clause lengths, pure literals, duplicates, tautologies."""
-    if STDOUT_CLOSED[0]:  # (its output is its product, as dp's: review 22 #4)
-        raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
     fmt = None if source == "auto" else source
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)
+    if STDOUT_CLOSED[0]:  # (its output is its product, as dp's: review 22 #4)
+        raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
     result = formula_stats(formula)
     if as_json:
         click.echo(json.dumps({"file": input_path, "format": kind, **result.as_dict()}, indent=2))

@@ -12,6 +12,7 @@ matplotlib (the optional ``plot`` extra), imported only when needed.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -208,16 +209,18 @@ def node_label(node: str, treasures: Sequence[str]) -> str:
 
 def node_sizes(labels: Sequence[str], least: float) -> list[float]:
     """Marker areas (points², as matplotlib takes them) of circles that hold their labels
-    at font size 8 (about 5 points a character, 10 a line), and are at least ``least``:
-    a fixed size left ``GOLD WAND`` wider than its node (audit 22-C #6).
+    at font size 8 (about 5 points a character, 10 a line): the label's box fits inside
+    when the circle spans its diagonal (a wide and tall label's corners stuck out, review
+    22b #6), and at least ``least``: a fixed size left ``GOLD WAND`` wider than its node
+    (audit 22-C #6).
 
-    >>> node_sizes(["G", "H\\nGOLD WAND"], 1400)
-    [1400, 3249.0]
+    >>> [round(size) for size in node_sizes(["G", "H\\nGOLD WAND"], 1400)]
+    [1400, 3751]
     """
     sizes = []
     for label in labels:
         lines = label.split("\n")
-        across = max(5.0 * max(map(len, lines)) + 12, 10.0 * len(lines) + 12)
+        across = math.hypot(5.0 * max(map(len, lines)), 10.0 * len(lines)) + 12
         sizes.append(max(least, across**2))
     return sizes
 

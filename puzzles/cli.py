@@ -514,8 +514,8 @@ def _hitman_replay(
     trace = traces[index - 1]
     name = map_name if map_name is not None else trace.map_name
     world = None
-    try:
-        maps = load_maps(maps_path, only=name)
+    try:  # (no map named: the file is read, and none of its maps is checked)
+        maps = load_maps(maps_path, only=name if name is not None else "")
     except NoSuchMap:
         if map_name is not None:
             raise

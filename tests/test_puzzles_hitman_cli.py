@@ -228,6 +228,10 @@ def test_a_broken_map_does_not_keep_a_user_from_another(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.jsonl"
     elsewhere.write_text(json.dumps(trace) + "\n")
     assert "not checked" in run(maps, "--replay", elsewhere).stdout
+    trace["map"] = None  # a trace naming no map checks none, broken or not (review 22b #4)
+    elsewhere.write_text(json.dumps(trace) + "\n")
+    unnamed = run(maps, "--replay", elsewhere)
+    assert unnamed.exit_code == 0 and "the trace names no map" in unnamed.stdout
 
 
 def _start(**changes: object) -> str:

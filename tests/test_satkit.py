@@ -396,6 +396,11 @@ def test_commands_keep_their_exit_codes_when_started_with_stdout_or_stderr_close
             )  # fmt: skip
             assert (done.returncode, done.stderr) == (
                 1, b"error: <stdout>: closed (started with >&-): nothing written\n"), args
+        done = subprocess.run(  # the input's error first, as for dp (review 22b #5)
+            [sys.executable, "-m", "satkit", "stats", str(tmp_path / "nosuch.cnf")],
+            capture_output=True, preexec_fn=lambda: os.close(1), cwd=ROOT, timeout=120,
+        )  # fmt: skip
+        assert done.stderr.endswith(b"nosuch.cnf: no such file\n")
 
 
 @pytest.mark.parametrize(
