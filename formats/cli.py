@@ -19,7 +19,7 @@ from formats.assignment import EmptyClauseError, write_dp_input
 from formats.console import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
 from formats.console import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from formats.console import QUICK_EXIT as QUICK_EXIT
-from formats.console import STDOUT_CLOSED, _silence_stdout, fail
+from formats.console import _silence_stdout, fail, refuse_closed_stdout
 from formats.console import answered as answered
 from formats.console import fail_unwritten as fail_unwritten
 from formats.console import finish_stdout as finish_stdout
@@ -313,8 +313,7 @@ def stats(input_path: str, as_json: bool, source: str, strict: bool, quiet: bool
     fmt = None if source == "auto" else source
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)
-    if STDOUT_CLOSED[0]:  # (its output is its product, as dp's: review 22 #4)
-        raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
+    refuse_closed_stdout()  # (its output is its product, as dp's: review 22 #4)
     result = formula_stats(formula)
     if as_json:
         click.echo(json.dumps({"file": input_path, "format": kind, **result.as_dict()}, indent=2))

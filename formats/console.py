@@ -8,6 +8,7 @@ imports nothing heavy (the readers and their gzip/bz2/lzma modules).
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
@@ -20,6 +21,13 @@ STDOUT_CLOSED = [False]
 point then points ``sys.stdout`` at the null device, so that a solver's answer is still
 its exit code, as minisat's is): an output written to ``-`` is then an error, not a
 silent success (audit 22-B #3; `formats.streams.atomic_output`)."""
+
+
+def refuse_closed_stdout() -> None:
+    """OSError (``error: <stdout>: closed …``, exit 1) when `STDOUT_CLOSED`: for commands
+    whose output is their product, which would go nowhere."""
+    if STDOUT_CLOSED[0]:
+        raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
 
 
 def leave(code: int) -> NoReturn:

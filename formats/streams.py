@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from formats.console import STDOUT_CLOSED
+from formats.console import refuse_closed_stdout
 from formats.errors import FormatError
 from formats.memory import available_memory
 
@@ -835,8 +835,7 @@ def _atomic_output(
     target: str, inputs: Sequence[str | os.PathLike[str]], binary: bool, newline: str | None
 ) -> Iterator[IO]:
     if target == STDIO:
-        if STDOUT_CLOSED[0]:  # (the output is the command's product: nothing is no success)
-            raise OSError(errno.EBADF, "closed (started with >&-): nothing written", "<stdout>")
+        refuse_closed_stdout()  # (the output is the command's product: nothing is no success)
         stream = sys.stdout.buffer if binary else _stdout_text()
         yield stream
         stream.flush()

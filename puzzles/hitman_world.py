@@ -220,7 +220,7 @@ def parse_maps(text: str, name: str = "<string>", only: str | None = None) -> di
     if not isinstance(maps, dict) or not maps:
         raise error(("maps",), '"maps" must be an object holding at least one map')
     if only is not None and only not in maps:  # (said before any map is checked)
-        raise NoSuchMap(name, None, f"no map named {only!r}; the known maps are {', '.join(maps)}")
+        raise NoSuchMap(name, None, _unknown_map(only, maps))
     chosen = list(maps) if only is None else [only]
     return {key: _read_map(key, maps[key], error, where.line(("maps", key, "m"))) for key in chosen}
 
@@ -307,12 +307,17 @@ def choose_map(maps: Mapping[str, HitmanMap], wanted: str | None, file: str) -> 
         wanted = next(iter(maps))
     if wanted not in maps:
         raise FormatError(
-            file, None, f"no map named {wanted!r}; the known maps are {known_names(maps)}"
+            file, None, _unknown_map(wanted, maps)
         )
     world = maps[wanted]
     if world.m * world.n > MAX_CELLS:
         raise FormatError(file, world.line, f"map {wanted!r}: {too_many_cells(world.m, world.n)}")
     return world
+
+
+def _unknown_map(wanted: str, maps: Mapping[str, Any]) -> str:
+    """The refusal of a map name the file does not hold."""
+    return f"no map named {wanted!r}; the known maps are {known_names(maps)}"
 
 
 def known_names(maps: Mapping[str, HitmanMap]) -> str:

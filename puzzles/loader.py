@@ -120,16 +120,16 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
     return document, where
 
 
-def _unprintable(what: str, name: str) -> str | None:
+def _unprintable(what: str, name: str, kind: str = "name") -> str | None:
     """Why a name holding a line break or another control character (NUL, ESC, TAB, …)
     is refused, or None: it is printed in the solution table and written in
     ``c var N NAME`` lines, one line each, where an ESC would reach the terminal raw
     (audit 22-A #6)."""
     if holds_line_break(name):
-        return f"{what} {name!r} holds a line break; a name is one line"
+        return f"{what} {name!r} holds a line break; a {kind} is one line"
     control = next((c for c in name if unicodedata.category(c) == "Cc"), None)
     if control is not None:
-        return f"{what} {name!r} holds a control character (U+{ord(control):04X}); a name is text"
+        return f"{what} {name!r} holds a control character (U+{ord(control):04X}); a {kind} is text"
     return None
 
 
@@ -162,9 +162,9 @@ class _Builder:
             if key not in ROOT_KEYS:
                 raise self.key_error((), key, f"unknown key {key!r}{did_you_mean(key, ROOT_KEYS)}")
         title = self.text_field(doc, (), "title", default_title)
-        problem = _unprintable("title", title)  # (printed at the start of the report's line)
+        problem = _unprintable("title", title, "title")  # (printed at the report's start)
         if problem is not None:
-            raise self.key_error((), "title", problem.replace("a name is", "a title is"))
+            raise self.key_error((), "title", problem)
         description = self.text_field(doc, (), "description", "")
         self.categories = self.read_categories()
         self.check_houses()
