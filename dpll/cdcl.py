@@ -17,6 +17,9 @@ Features (each measured before it was kept; see bench/README.md):
   conflict-free trail seen, as in CaDiCaL); reason-side bumping (the variables of the
   reasons of the learnt clause's literals are bumped too, as in MapleCOMSPS and CaDiCaL;
   off for mazes, `maze.pipeline.DPLL_OPTIONS`, and for the Hitman knowledge base);
+- before the first search, CaDiCaL's lucky phases (`dpll.lucky`): every variable decided
+  false, or true, in numbering order or its reverse, each attempt given up at its first
+  conflict;
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;
@@ -49,6 +52,7 @@ from itertools import chain
 from operator import add
 
 from dpll.engine import Limits, ProofSink
+from dpll.lucky import lucky
 from dpll.walk import probsat
 
 _RESCALE = 1e100
@@ -130,7 +134,9 @@ class CDCLEngine:
     ``occurrence_start`` orders the first decisions by occurrence counts (see
     `start_from_occurrences`); without it they follow the variable numbering.
     ``reason_bump`` is the share of a bump the reason-side variables of each learnt
-    clause get (0: none; see `_bump_reason_side`).
+    clause get (0: none; see `_bump_reason_side`). ``lucky`` tries CaDiCaL's lucky
+    assignments (`dpll.lucky`) before the first search, unless that solve has
+    assumptions or phases were given (`set_phases`, `prefer_phases`).
     """
 
     def __init__(
@@ -152,6 +158,7 @@ class CDCLEngine:
         walk_patience: int = 10,
         occurrence_start: bool = True,
         reason_bump: float = 1.0,
+        lucky: bool = True,
     ) -> None:
         if restarts not in ("luby", "glucose"):
             raise ValueError(f"unknown restart policy {restarts!r} (luby, glucose)")
@@ -173,6 +180,7 @@ class CDCLEngine:
         self.walk_patience = walk_patience
         self.start_pending = occurrence_start  # start_from_occurrences before the first search
         self.reason_bump = reason_bump  # reason-side bump, as a share of a bump; 0 = none
+        self.lucky_pending = lucky  # try `dpll.lucky` before the first search
         self.user_phase: list[int] = [-1]  # by variable: set_phases's polarity; -1 = none
         self.preferred: set[int] = set()  # variables whose saved phase prefer_phases chose
         self.walk_rng = random.Random(seed)
@@ -1055,7 +1063,11 @@ class CDCLEngine:
         if limited:
             self.stop_check = lambda: self._out_of_budget(max_conflicts, max_props, limits)
         with gc_paused():  # the search makes no cyclic garbage (see `gc_paused`)
-            while status is None:
+            if self.lucky_pending:
+                self.lucky_pending = False
+                if not assume and not self.preferred and max(self.user_phase) < 0:
+                    status = self._try_lucky()
+            while status is None and not self.stopped:
                 if self.restart_policy == "luby":
                     budget = int(luby(2, curr_restarts) * self.luby_unit)
                 else:
@@ -1084,8 +1096,20 @@ class CDCLEngine:
                 order = {lit: i for i, lit in reversed(list(enumerate(assumptions)))}
                 self._core = sorted(set(self._core), key=order.__getitem__)
             self.stop_check = None
+            self.stopped = False
             self.cancel_until(0)
         return status
+
+    def _try_lucky(self) -> bool | None:
+        """`dpll.lucky` after propagating what is left at level 0: True when it found a
+        model (on the trail), False when level 0 conflicts (UNSAT), else None; a limit
+        that stopped it leaves ``stopped`` set, for `solve` to give up."""
+        if self.propagate() is not None:
+            self._set_unsat()
+            return False
+        if self.stopped or lucky(self):
+            return None if self.stopped else True
+        return None
 
     def start_from_occurrences(self) -> None:
         """Start VSIDS from the clauses (Chaff's initial scores): until conflicts say

@@ -745,8 +745,8 @@ class Solver:
         >>> with Solver(bootstrap_with=[[-1, 2], [-2, 3]]) as s:
         ...     for m in s.enum_models():
         ...         print(m)
-        [-1, -2, 3]
         [-1, -2, -3]
+        [-1, -2, 3]
         [-1, 2, 3]
         [1, 2, 3]
         """
