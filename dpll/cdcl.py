@@ -19,7 +19,7 @@ Features (each measured before it was kept; see bench/README.md):
   off for mazes, `maze.pipeline.DPLL_OPTIONS`, and for the Hitman knowledge base);
 - before the first search, CaDiCaL's lucky phases (`dpll.lucky`): every variable decided
   false, or true, in numbering order or its reverse, each attempt given up at its first
-  conflict;
+  conflict (off for mazes, `maze.pipeline.DPLL_OPTIONS`);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;
