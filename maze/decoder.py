@@ -29,7 +29,7 @@ from time import monotonic
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import text_lines
-from maze.key import Key, key_from_names, parse_key, refuse_missing_times
+from maze.key import Key, cut_short, key_from_names, parse_key, refuse_missing_times
 from maze.model import START, Maze
 from maze.search import SearchLimit, find_walk
 from maze.validator import trim_path, walk_problems
@@ -303,7 +303,13 @@ def decode(
                     file, None, "--trim needs Has atoms in the key or the maze (--maze FILE)"
                 )
             path = path[: held + 1]
-    return Decoded(path, key, steps)
+    warnings = []
+    if maze is None:  # (with the maze, the walk was checked against it)
+        cut = cut_short(key, max(valuation, default=0))
+        if cut is not None:
+            message = f"{cut}: if the key was cut short, so is this walk (--maze FILE checks it)"
+            warnings.append(FormatWarning(file, None, message))
+    return Decoded(path, key, steps, warnings=warnings)
 
 
 def _check_steps(key: Key | None, answer_steps: int | None, file: str) -> None:

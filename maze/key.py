@@ -92,6 +92,8 @@ class Key:
     - ``line_of``: atom -> the line (in the file) that names it, for messages.
     - ``source``: the name of that file (None when not known).
     - ``steps``: K, the largest time an At atom names (-1 when there are none).
+    - ``full_names``: some At atom is named ``At(N,I)``, the form of front ends that
+      name every atom they make (the ``N I`` form names At atoms only).
     """
 
     at: dict[int, tuple[str, int]] = field(default_factory=dict)
@@ -99,6 +101,7 @@ class Key:
     aux: set[int] = field(default_factory=set)
     line_of: dict[int, int | None] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)
+    full_names: bool = field(default=False, compare=False)
 
     def where(self, atom: int, file: str) -> tuple[str, int | None, str]:
         """How an error about the answer in ``file`` cites the key line naming ``atom``:
@@ -142,6 +145,37 @@ class Key:
     def atoms(self) -> int:
         """The largest atom number the key names (0 for none)."""
         return max([*self.at, *self.has, *self.aux], default=0)
+
+
+def cut_short(key: Key, atoms: int) -> str | None:
+    """Why ``key`` looks cut short at a line end, or None; ``atoms`` is the largest atom
+    the answer assigns. (A key cut mid-line is an error of `parse_key`.)
+
+    Two signs, true of every front end's key in ../shared/compat: each time names the
+    same number of At atoms, so a last time naming fewer lost its end; and a key naming
+    ``At(N,I)`` names every atom (Has and auxiliary ones too), so an answer assigning
+    atoms above the key's lost theirs. A key of ``N I`` lines cut exactly between two
+    times shows neither: it reads as the key of a shorter walk.
+
+    >>> key = parse_key("1 At(START,0)\\n2 At(A,0)\\n3 At(START,1)\\n")
+    >>> cut_short(key, 3)
+    'the key names 1 At atom of time K=1 and 2 of time 0'
+    >>> cut_short(parse_key("1 At(START,0)\\n2 At(START,1)\\n"), 5)
+    'the answer assigns atoms up to 5 and the key names none above 2'
+    """
+    if not key.at:
+        return None
+    per_time: dict[int, int] = {}
+    for _node, time in key.at.values():
+        per_time[time] = per_time.get(time, 0) + 1
+    last = per_time[key.steps]
+    most, when = max((count, -time) for time, count in per_time.items())
+    if last < most:
+        atom = "At atom" if last == 1 else "At atoms"
+        return f"the key names {last} {atom} of time K={key.steps} and {most} of time {-when}"
+    if key.full_names and atoms > key.atoms:
+        return f"the answer assigns atoms up to {atoms} and the key names none above {key.atoms}"
+    return None
 
 
 def refuse_missing_times(key: Key, file: str) -> None:
@@ -195,6 +229,8 @@ def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None,
     key.line_of[atom] = line
     if kind == "at":
         key.at[atom] = (label, time)
+        if not key.full_names and _AT.fullmatch(name.strip()):
+            key.full_names = True
     elif kind == "has":
         key.has[atom] = (label, time)
     else:

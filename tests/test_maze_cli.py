@@ -457,6 +457,53 @@ def example_files(tmp_path):
     return files
 
 
+def _cut_after(text: str, name: str) -> str:
+    """``text`` up to and including the line that names ``name``."""
+    lines = text.splitlines(keepends=True)
+    last = next(i for i, line in enumerate(lines) if line.rstrip().endswith(" " + name))
+    return "".join(lines[: last + 1])
+
+
+@pytest.mark.parametrize(
+    ("last_line", "sign"),
+    [
+        ("At(H,3)", "the answer assigns atoms up to 72 and the key names none above 36"),
+        (None, "At atoms of time K=3 and 9 of time 0"),  # just after the true At(N,3)
+        ("Has(GOLD,3)", "the answer assigns atoms up to 72 and the key names none above"),
+    ],
+)
+def test_a_key_cut_at_a_line_end_gets_a_warning(example_files, tmp_path, last_line, sign):
+    # a DP output cut inside its key read as the key of a shorter walk that holds no
+    # treasure, silently (audit 23-C #2): the walk is still printed, with a warning
+    whole = run("decode", example_files["dp_out"])
+    assert whole.exit_code == 0 and "cut short" not in whole.stderr
+    if last_line is None:
+        last_line = f"At({whole.stdout.split()[3]},3)"
+        assert last_line != "At(H,3)"  # (H is the last node: that cut is the first case)
+    cut = tmp_path / "cut.out"
+    cut.write_text(_cut_after(example_files["dp_out"].read_text(), last_line))
+    result = run("decode", cut)
+    assert result.exit_code == 0, result.output
+    assert sign in result.stderr and "if the key was cut short, so is this walk" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert whole.stdout.startswith(result.stdout.rstrip("\n"))
+    # with the maze, the walk is checked instead
+    checked = run("decode", cut, "--maze", EXAMPLE)
+    assert "cut short" not in checked.stderr
+
+
+def test_a_cnf_whose_names_stop_early_gets_the_warning(example_files, tmp_path):
+    cnf = example_files["cnf"].read_text().splitlines(keepends=True)
+    kept = [line for line in cnf if not re.search(r"Has\(|At\([A-Z]+,[45]\)", line)]
+    cut = tmp_path / "cut.cnf"
+    cut.write_text("".join(kept))
+    result = run("decode", example_files["competition"], "--cnf", cut)
+    assert result.exit_code == 0, result.output
+    assert "the key names none above" in result.stderr
+    assert "cut short" not in run("decode", example_files["competition"], "--cnf",
+                                   example_files["cnf"]).stderr  # fmt: skip
+
+
 def test_decode_dp_output(example_files):
     result = run("decode", example_files["dp_out"])
     assert result.exit_code == 0 and valid_for(EXAMPLE, result.stdout)

@@ -158,6 +158,17 @@ def test_our_back_end_decodes_their_dp_outputs(compat, dp_out, maze, committed):
     assert result.stdout.startswith(trimmed.stdout.rstrip("\n"))
 
 
+@pytest.mark.parametrize(("dp_out", "maze", "committed"), DP_OUTPUTS)
+def test_their_whole_keys_do_not_look_cut_short(compat, dp_out, maze, committed):
+    # the signs of a key cut at a line end (maze.key.cut_short) hold for none of theirs,
+    # jkolib's `N I` keys, which leave the Has atoms unnamed, included
+    result = CliRunner().invoke(main, ["maze", "decode", str(compat / dp_out)])
+    assert result.exit_code == 0, result.output
+    assert "cut short" not in result.stderr
+    if committed is not None:
+        assert parse_path_text(result.stdout) == parse_path_text(_text(compat / committed))
+
+
 @pytest.mark.parametrize(
     ("dp_out", "fragment"),
     [
