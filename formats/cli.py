@@ -34,7 +34,7 @@ from formats.signals import STOP_SIGNALS as STOP_SIGNALS
 from formats.signals import signal_raises as signal_raises
 from formats.signals import terminate_as_interrupt as terminate_as_interrupt
 from formats.statistics import formula_stats
-from formats.streams import check_output, display_name
+from formats.streams import check_output, display_name, named_dimacs
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -218,6 +218,23 @@ from_option = click.option(
 )
 
 
+def cnf_output_format(output: str, target: str | None, default: str) -> str:
+    """The format to write to ``output``: ``target`` when given, else the one a ``.cnf``
+    or ``.dimacs`` name says (DIMACS), else ``default``. Every reader takes such a name
+    for DIMACS, so the DP format under it would be misread (its clauses end at line ends,
+    not at 0): asking for that is a usage error (audit 23-C #1)."""
+    dimacs_name = output != "-" and named_dimacs(output)
+    if target is None:
+        return "dimacs" if dimacs_name else default
+    if target == "assignment" and dimacs_name:
+        raise click.UsageError(
+            f"{output} is named as a DIMACS file, which every reader (satkit's, minisat's) "
+            "takes it for: give the DP format another name (.txt, .dp), or leave out "
+            "--to assignment"
+        )
+    return target
+
+
 @click.command(short_help="Convert between DIMACS CNF and the assignment's DP input.")
 @click.argument("input_path", metavar="IN")
 @click.option("-o", "--output", default="-", show_default=True, help="Output file ('-' = stdout).")
@@ -226,7 +243,7 @@ from_option = click.option(
     "target",
     type=click.Choice(FORMATS),
     default=None,
-    help="Output format (default: the other one).",
+    help="Output format (default: DIMACS for a .cnf or .dimacs OUT, else the other one).",
 )
 @from_option
 @strict_option
@@ -247,10 +264,11 @@ def convert(
     line when the input is a file).
     """
     check_output(output, inputs=[input_path])
+    cnf_output_format(output, target, "dimacs")  # (a usage error before the input is read)
     fmt = None if source == "auto" else source
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)
-    target = target or ("assignment" if kind == "dimacs" else "dimacs")
+    target = cnf_output_format(output, target, "assignment" if kind == "dimacs" else "dimacs")
     if target == "dimacs":
         write_dimacs(formula, output, inputs=[input_path], literals_checked=True)
         return

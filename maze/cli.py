@@ -26,6 +26,7 @@ from formats.cli import (
     PATH,
     PATH_OR_DASH,
     SEED,
+    cnf_output_format,
     fail,
     fail_if_short,
     leave,
@@ -34,7 +35,7 @@ from formats.cli import (
     report_errors,
 )
 from formats.console import STDOUT_CLOSED
-from formats.detect import named_dimacs, read_formula
+from formats.detect import read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory
@@ -204,8 +205,9 @@ def maze_group() -> None:
     "--to",
     type=click.Choice(["assignment", "dimacs"]),
     default=None,
-    help="assignment (default): the DP input (clauses, 0, key). dimacs (default for an "
-    "-o named .cnf or .dimacs): p cnf + 'c var N NAME' comments.",
+    help="assignment (default): the DP input (clauses, 0, key); not under an -o named "
+    ".cnf or .dimacs, which every reader takes for DIMACS. dimacs (default for such an -o): "
+    "p cnf + 'c var N NAME' comments.",
 )
 @encoding_option("assignment: exactly the 8 categories. compact: far fewer clauses, same answers.")
 @click.option(
@@ -234,8 +236,7 @@ def encode_command(
     """The front end: write the clauses for MAZE (the assignment's example maze with K=5
     gives 334 clauses over 72 atoms)."""
     check_output(output, inputs=(maze_file,))
-    if to is None:  # a .cnf is DIMACS to every reader (formats.detect): write what it says
-        to = "dimacs" if named_dimacs(output) else "assignment"
+    to = cnf_output_format(output, to, "assignment")  # (a .cnf is DIMACS to every reader)
     if to == "dimacs" and key_form != "names":
         raise click.UsageError(
             "--key node-time is for the DP input (--to assignment); a DIMACS export names "

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from formats.assignment import dp_input_text, parse_dp_input
 from formats.cli import convert, stats
-from formats.dimacs import parse_dimacs
+from formats.dimacs import parse_dimacs, read_dimacs
 from formats.formula import Formula
 
 DP_TEXT = "1 2 3 \r\n-2 3\r\n-3\r\n0 \r\nThis is a simple example.\r\n\r\n  with a blank line  \r\n"
@@ -159,6 +159,28 @@ def test_an_empty_clause_cannot_become_dp_input(tmp_path):
     assert files_in(tmp_path) == ["e.cnf"]
     # the DIMACS side keeps it
     assert run(convert, [source, "--to", "dimacs"]).stdout == "p cnf 2 3\n1 2 0\n0\n-1 0\n"
+
+
+def test_convert_writes_dimacs_under_a_dimacs_name(tmp_path):
+    # `convert u.cnf -o u2.cnf` wrote the DP format into u2.cnf, which every reader then
+    # took for DIMACS: its clauses ran together and an UNSAT formula came back SAT
+    # (audit 23-C #1)
+    source = tmp_path / "u.cnf"
+    source.write_text("p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    for name in ("u2.cnf", "u2.DIMACS", "u2.cnf.gz"):
+        out = tmp_path / name
+        result = run(convert, [source, "-o", out])
+        assert result.exit_code == 0, result.output
+        assert read_dimacs(out).clauses == [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    # another name, or stdout, still gets the other format
+    assert run(convert, [source, "-o", tmp_path / "u.txt"]).exit_code == 0
+    assert (tmp_path / "u.txt").read_text() == "1 2\n-1 2\n1 -2\n-1 -2\n0\n"
+    assert run(convert, [source]).stdout == "1 2\n-1 2\n1 -2\n-1 -2\n0\n"
+    # asking for the DP format under a DIMACS name is a usage error, and writes nothing
+    refused = run(convert, [source, "--to", "assignment", "-o", tmp_path / "dp.cnf"])
+    assert refused.exit_code == 2
+    assert "dp.cnf is named as a DIMACS file" in refused.stderr
+    assert not (tmp_path / "dp.cnf").exists()
 
 
 def test_convert_refuses_to_overwrite_its_input(tmp_path):

@@ -1026,12 +1026,15 @@ def test_decode_says_what_is_missing_from_an_answer(tmp_path, text, message):
 
 
 def test_encode_to_a_cnf_name_writes_dimacs(tmp_path):
-    # a .cnf is DIMACS to every reader, so encode writes DIMACS there unless --to says
+    # a .cnf is DIMACS to every reader, so encode writes DIMACS there; the DP input under
+    # that name, which every reader would misread, is a usage error (audit 23-C #1)
     out = tmp_path / "ex.cnf"
     assert run("encode", EXAMPLE, "-o", out).exit_code == 0
     assert "p cnf 72 334" in out.read_text()
-    assert run("encode", EXAMPLE, "-o", out, "--to", "assignment").exit_code == 0
-    assert parse_dp_input(out.read_text(), "ex.cnf").nvars == 72
+    refused = run("encode", EXAMPLE, "-o", tmp_path / "x.cnf", "--to", "assignment")
+    assert refused.exit_code == 2
+    assert "x.cnf is named as a DIMACS file" in refused.stderr
+    assert not (tmp_path / "x.cnf").exists()
 
 
 def test_shortest_size_refusal_names_the_k_not_the_file_line(monkeypatch):
