@@ -54,6 +54,7 @@ from crosscheck.validate import (
     proof_problem,
 )
 from formats.memory import available_memory
+from maze.pipeline import DPLL_OPTIONS
 
 FAILURES = ("disagree", "invalid-model", "invalid-proof", "invalid-path", "crash")
 """Outcomes that make a batch fail (exit 1)."""
@@ -215,12 +216,15 @@ def _status(verdict: bool | None) -> str:
 
 
 def run_ours(name: str, instance: Instance, options: CheckOptions) -> Run:
-    """Our solver, in this process, stopped by its own time budget."""
+    """Our solver, in this process, stopped by its own time budget. On a maze, ``dpll``
+    (``dpll:cdcl``) searches as in ``satkit maze solve``, with `DPLL_OPTIONS`."""
+    tuned = DPLL_OPTIONS if name == "dpll:cdcl" and instance.kind != "cnf" else {}
     started = time.perf_counter()
     try:
         solver = make_solver(
-            name, bootstrap_with=instance, seed=options.seed, with_proof=options.proofs
-        )
+            name, bootstrap_with=instance, seed=options.seed, with_proof=options.proofs,
+            **tuned,
+        )  # fmt: skip
         with solver:
             solver.time_budget(options.timeout)
             started = time.perf_counter()

@@ -552,12 +552,12 @@ def decode_command(
 
 # --------------------------------------------------------------------------- solve
 def _factory(name: str, seed: int) -> Any:
-    from crosscheck.registry import make_solver
+    from crosscheck.registry import canonical_name, make_solver
 
     options: dict[str, Any] = {}
     if name.startswith("dpll"):
         options["seed"] = seed
-    if name in ("dpll", "dpll:cdcl"):
+    if canonical_name(name) == "dpll:cdcl":  # (dpll, dpll:cdcl, dpll:cdcl/vsids), as crosscheck
         options.update(DPLL_OPTIONS)
 
     def factory(clauses: list[list[int]]) -> Any:

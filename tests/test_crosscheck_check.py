@@ -485,3 +485,25 @@ def test_a_proof_still_being_written_at_the_deadline_gets_its_grace(monkeypatch)
     run = record["runs"]["cadical153"]
     assert (run["status"], run["outcome"]) == ("UNSAT", "agree")
     assert run["proof"] == "unchecked: writing the proof took more than 1 s"
+
+
+def test_dpll_searches_a_maze_as_maze_solve_does():
+    # crosscheck, fuzz and shrink gave dpll the engine's defaults on mazes, so its figures
+    # there did not describe `satkit maze solve` (audit 23-B #1)
+    from pathlib import Path
+
+    from maze.cnf import encode
+    from maze.parser import read_maze
+    from maze.pipeline import DPLL_OPTIONS
+
+    maze = read_maze(Path(__file__).resolve().parents[1] / "data" / "maze" / "gen-60-oneway.txt")
+    instance = maze_instance(maze, "gen-60-oneway")
+    record = check_instance(instance, CheckOptions(["dpll", "dpll:cdcl/vsids-numbered"]))
+    clauses = encode(maze, "assignment").clause_list()
+    with Solver(bootstrap_with=clauses, **DPLL_OPTIONS) as solver:
+        assert solver.solve() is True
+        assert record["runs"]["dpll:cdcl"]["stats"] == solver.accum_stats()
+    # a named heuristic gets what it names, as in `maze solve --solver`
+    with Solver(bootstrap_with=clauses, heuristic="vsids-numbered") as solver:
+        assert solver.solve() is True
+        assert record["runs"]["dpll:cdcl/vsids-numbered"]["stats"] == solver.accum_stats()
