@@ -234,7 +234,9 @@ class CDCLEngine:
         self._model: list[int] = []
         self._core: list[int] = []
         # while a limited solve runs: polled every _POLL_PROPAGATIONS propagated literals,
-        # so that even one huge propagation stops; `stopped` tells the search it did
+        # so that a deadline or interrupt stops even one huge propagation (a propagation
+        # budget does not: the count is updated when a propagation ends, as in MiniSat);
+        # `stopped` tells the search it did
         self.stop_check: Callable[[], bool] | None = None
         self.stopped = False
 
@@ -1330,6 +1332,13 @@ class CDCLEngine:
             self.phase[v] = 0 if lit > 0 else 1
             self.target[v] = -1
             self.preferred.add(v)
+
+    def given_phases(self) -> tuple[list[int], list[int]]:
+        """The phases `set_phases` and `prefer_phases` gave that still hold, as DIMACS
+        literals: ``(hard, soft)`` (a soft one as the saved phase now says)."""
+        hard = [v if u == 0 else -v for v, u in enumerate(self.user_phase) if v and u >= 0]
+        soft = [v if self.phase[v] == 0 else -v for v in sorted(self.preferred)]
+        return hard, soft
 
     def propagate_assumptions(
         self, assumptions: list[int], phase_saving: int = 0

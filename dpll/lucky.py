@@ -2,14 +2,17 @@
 
 Some formulas are satisfied by deciding every variable the same way, in numbering order
 or its reverse, and propagating: every satisfiable Horn formula by deciding them false,
-and SATLIB's flat graph colourings, whose variables are numbered vertex by vertex, by
-any of the four ways. CaDiCaL tries these first ("lucky.cpp"; Kissat does the same).
-Each attempt stops at its first conflict and is undone, so a failed one costs at most
-one descent of the search and leaves no learnt clause, activity or phase behind (only
-the watch lists it moved, as any propagation does).
+and SATLIB's flat30, flat50 and flat100 graph colourings, whose variables are numbered
+vertex by vertex, by any of the four ways (flat75 and flat125-200 permute their vertices,
+and are not). CaDiCaL tries these first ("lucky.cpp"; Kissat does the same). Each
+attempt stops at its first conflict and is undone, so a failed one costs at most one
+descent of the search and leaves no learnt clause, activity or phase behind (only the
+watch lists it moved, as any propagation does).
 
-The attempts, in order: every variable false in numbering order, true in numbering
-order, false in reverse order, true in reverse order. CaDiCaL's two further attempts,
+The attempts, in order: all false when every clause has a negative literal (or is true
+at level 0), all true when every clause has a positive one (scans, no propagation);
+then every variable false in numbering order, true in numbering order, false in reverse
+order, true in reverse order. CaDiCaL's two further attempts,
 which make one literal of each clause true in clause order, are left out: in Python
 their scan of every clause cost 75 ms on bw_large.c (a 230 ms solve) and solved none
 of the SATLIB families of bench/solve.py (see bench/README.md, "Lucky phases").
@@ -25,9 +28,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dpll.cdcl import CDCLEngine
-
-_POLL = 2048  # decisions between calls of the engine's stop check
-
 
 class _Stopped(Exception):
     """The engine's stop check fired during an attempt."""
@@ -45,19 +45,52 @@ def _decide(engine: CDCLEngine, lit: int) -> bool:
 
 
 def _by_number(engine: CDCLEngine, variables: Iterable[int], sign: int) -> bool:
-    """Decide each unassigned variable of ``variables`` with ``sign``; False on a conflict."""
+    """Decide each unassigned variable of ``variables`` with ``sign``; False on a conflict.
+
+    A limited solve polls its stop check at every decision, as CaDiCaL does here: one
+    decision can cost seconds (falsifying the watches of thousands of long clauses, whose
+    literals are sorted, moves each watch past all the false ones before it)."""
     val = engine.val
     stop = engine.stop_check
-    quiet = 0
     for v in variables:
         if val[2 * v] == 0:
             if not _decide(engine, 2 * v | sign):
                 return False
-            quiet += 1
-            if quiet == _POLL:
-                quiet = 0
-                if stop is not None and stop():
-                    raise _Stopped
+            if stop is not None and stop():
+                raise _Stopped
+    return True
+
+
+def _trivially(engine: CDCLEngine, sign: int) -> bool:
+    """When every clause is true, or has a free literal of ``sign`` (1: negative), assign
+    every free variable that way on one level, with nothing to propagate: True. Else
+    False, having assigned nothing. (CaDiCaL's first two lucky checks: a scan, which
+    stops at the first clause that fails it.)"""
+    val = engine.val
+    for clause in engine.clauses:
+        for lit in clause:
+            value = val[lit]
+            if value == 1 or (value == 0 and lit & 1 == sign):
+                break
+        else:
+            return False
+    bins = engine.bins
+    for a in range(2, 2 * engine.nvars + 2):
+        partners = bins[a]
+        if partners:
+            value = val[a]
+            if value == 1 or (value == 0 and a & 1 == sign):
+                continue
+            for b in partners:
+                value = val[b]
+                if value != 1 and (value != 0 or b & 1 != sign):
+                    return False
+    engine.trail_lim.append(len(engine.trail))
+    for v in range(1, engine.nvars + 1):
+        if val[2 * v] == 0:
+            engine.n_decisions += 1
+            engine._enqueue(2 * v | sign, None)
+    engine.qhead = len(engine.trail)
     return True
 
 
@@ -84,12 +117,18 @@ def lucky(engine: CDCLEngine) -> bool | None:
     level 0 as before."""
     n = engine.nvars
     attempts = (
+        lambda: _trivially(engine, 1),
+        lambda: _trivially(engine, 0),
         lambda: _by_number(engine, range(1, n + 1), 1),
         lambda: _by_number(engine, range(1, n + 1), 0),
         lambda: _by_number(engine, range(n, 0, -1), 1),
         lambda: _by_number(engine, range(n, 0, -1), 0),
     )
+    stop = engine.stop_check
     for attempt in attempts:
+        if stop is not None and stop():  # (an interrupt given before the call, too)
+            engine.stopped = True
+            return False
         try:
             if attempt():
                 return True

@@ -753,6 +753,11 @@ class Solver:
         assume = self._assumptions(assumptions)
         nvars = self.nof_vars()
         copy = self._new_engine(nvars, self._live().equivalent_clauses(), None)
+        given = getattr(self._live(), "given_phases", None)
+        if given is not None:  # the copy branches as the solver would (audit 23-A #2)
+            hard, soft = given()
+            copy.prefer_phases(soft)  # (phases given also keep the lucky phases off)
+            copy.set_phases(hard)
         self._enumerations.append(copy)  # clauses added meanwhile go to the copy too
         try:
             # (the getters said what the last plain solve left, an UNSAT with its core

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,14 +127,15 @@ def test_only_before_the_first_search() -> None:
 
 
 def test_a_budget_stops_an_attempt_and_the_solver_stays_usable() -> None:
-    """An implication chain of 100,000 variables: all false satisfies it, one decision
-    at a time; the propagation budget runs out long before."""
+    """An implication chain of 100,000 variables, with an all-positive and an all-negative
+    clause so that neither scan applies: all false satisfies it, one decision at a time;
+    the budget is polled at each decision, and runs out long before."""
     n = 100_000
-    chain = [[-v, v + 1] for v in range(1, n)]
+    chain = [[-v, v + 1] for v in range(1, n)] + [[n - 1, n], [-1, -2]]
     with Solver(bootstrap_with=chain) as s:
         s.prop_budget(100)
         assert s.solve_limited() is None
-        assert s.accum_stats()["propagations"] < 10_000
+        assert s.accum_stats()["propagations"] <= 101
         assert s.solve() is True
         assert satisfies(s.get_model(), chain)
     with Solver(bootstrap_with=chain) as s:
@@ -141,3 +143,41 @@ def test_a_budget_stops_an_attempt_and_the_solver_stays_usable() -> None:
         assert s.solve_limited(expect_interrupt=True) is None
         s.clear_interrupt()
         assert s.solve() is True and satisfies(s.get_model(), chain)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_one_sign_in_every_clause_is_a_scan_not_a_descent(sign: int) -> None:
+    """Long clauses of one sign, sorted: deciding the other way first falsified their
+    watches one by one, each move rescanning the false literals before it (seconds, with
+    no poll of the budget; audit 23-A #1). Every clause holding a literal of one sign,
+    the scan assigns them all that way at once: no propagation."""
+    rng = random.Random(1)
+    clauses = [[sign * v for v in rng.sample(range(1, 201), 200)] for _ in range(300)]
+    clauses.append([-sign * 7, sign * 8])  # (binary clauses are scanned too)
+    with Solver(bootstrap_with=clauses) as s:
+        assert s.solve() is True
+        assert satisfies(s.get_model(), clauses)
+        assert s.get_model()[0] == sign
+        assert s.accum_stats()["propagations"] == 0
+    clauses.append([-sign * 3, -sign * 4])  # one clause without: the scan fails, at once
+    with Solver(bootstrap_with=clauses) as s:
+        assert s.solve() is True and satisfies(s.get_model(), clauses)
+
+
+@pytest.mark.parametrize("give", ["set_phases", "prefer_phases"])
+def test_enum_models_branches_with_the_phases_given(give: str) -> None:
+    """enum_models solves a copy of the formula: it lost the phases, and so ran the lucky
+    phases the solver itself skips (audit 23-A #2). PySAT's Minisat22 yields [1, 2, 3, -4]
+    first here, with set_phases."""
+    from pysat.solvers import Minisat22
+
+    clauses = [[1, 2, 3], [-1, -4]]
+    with Minisat22(bootstrap_with=clauses) as m:
+        m.set_phases([1, 2, 3, -4])
+        expected = next(iter(m.enum_models()))
+    with Solver(bootstrap_with=clauses) as s:
+        getattr(s, give)([1, 2, 3, -4])
+        assert s.solve() is True and s.get_model() == expected == [1, 2, 3, -4]
+        models = list(s.enum_models())
+        assert models[0] == expected
+        assert len(models) == len({tuple(m) for m in models}) == 10
