@@ -38,11 +38,14 @@ _LITERAL = re.compile(r"-?[0-9]+")  # ASCII only: int() would also take '1_0' an
 @dataclass
 class SolverResult:
     """What a solver answered: ``status`` is SAT, UNSAT or UNKNOWN; ``model`` the literals
-    it printed (None when it printed none); ``comments`` its ``c`` lines, without ``c ``."""
+    it printed (None when it printed none); ``comments`` its ``c`` lines, without ``c ``;
+    ``status_line`` the line that says the status, when it was read from a file (None
+    when no line says it, or for a result made in code)."""
 
     status: str
     model: list[int] | None = None
     comments: list[str] = field(default_factory=list)
+    status_line: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -137,7 +140,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
         if not closed:
             raise FormatError(name, last_v, "value lines do not end with 0")
         _check_model(model, name, starts, v_lines)
-    return SolverResult(status or "UNKNOWN", model, comments)
+    return SolverResult(status or "UNKNOWN", model, comments, status_line or None)
 
 
 def _writable_model(result: SolverResult) -> None:
@@ -179,9 +182,9 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
     if status != "SAT":
         if len(lines) > 1:
             raise FormatError(name, lines[1][0], f"unexpected line after {word}")
-        return SolverResult(status)
+        return SolverResult(status, status_line=number)
     if len(lines) == 1:
-        return SolverResult("SAT", None)
+        return SolverResult("SAT", None, status_line=number)
     model: list[int] = []
     starts: list[int] = []
     model_lines: list[int] = []
@@ -198,7 +201,7 @@ def parse_minisat_result(text: str, name: str = "<string>") -> SolverResult:
     if 0 in model:
         raise FormatError(name, last, "0 inside the model line")
     _check_model(model, name, starts, model_lines)
-    return SolverResult("SAT", model)
+    return SolverResult("SAT", model, status_line=lines[0][0])
 
 
 def minisat_result_text(result: SolverResult) -> str:

@@ -469,11 +469,14 @@ def decode_command(
         result = parse_result(text, name)
         _check_solved_header(result.comments, formula, name, display_name(cnf_file or "-"))
         if result.status == "UNKNOWN":
-            raise FormatError(name, None, "the solver gave no answer (UNKNOWN): nothing to decode")
+            raise FormatError(
+                name, result.status_line, "the solver gave no answer (UNKNOWN): nothing to decode"
+            )
         valuation = None
         if result.status == "SAT":
             if not result.model:
-                raise FormatError(name, None, "the solver says SATISFIABLE but gives no model")
+                message = "the solver says SATISFIABLE but gives no model"
+                raise FormatError(name, result.status_line, message)
             valuation = {abs(lit): lit > 0 for lit in result.model}
         decoded = decode(
             valuation,

@@ -1012,17 +1012,20 @@ def test_stdin_is_given_to_one_input_only():
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "empty input: no answer to decode"),
-     ("s SATISFIABLE\n", "SATISFIABLE but gives no model"),
-     ("s SATISFIABLE\nv 0\n", "SATISFIABLE but gives no model"),
-     ("SAT\n", "SATISFIABLE but gives no model")],
+    [("", ":1: empty input: no answer to decode"),
+     ("c hello\ns SATISFIABLE\n", ":2: the solver says SATISFIABLE but gives no model"),
+     ("s SATISFIABLE\nv 0\n", ":1: the solver says SATISFIABLE but gives no model"),
+     ("\nSAT\n", ":2: the solver says SATISFIABLE but gives no model"),
+     ("c x\ns UNKNOWN\n", ":2: the solver gave no answer (UNKNOWN)"),
+     ("INDET\n", ":1: the solver gave no answer (UNKNOWN)")],
 )  # fmt: skip
 def test_decode_says_what_is_missing_from_an_answer(tmp_path, text, message):
+    # (with the line that says so: audit 23-C)
     cnf, answer = tmp_path / "ex.cnf", tmp_path / "answer.txt"
     assert run("encode", EXAMPLE, "--to", "dimacs", "-o", cnf).exit_code == 0
     answer.write_text(text)
     result = run("decode", answer, "--cnf", cnf)
-    assert result.exit_code == 1 and message in result.stderr, result.stderr
+    assert result.exit_code == 1 and f"{answer}{message}" in result.stderr, result.stderr
 
 
 def test_encode_to_a_cnf_name_writes_dimacs(tmp_path):
