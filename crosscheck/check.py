@@ -218,7 +218,7 @@ def _status(verdict: bool | None) -> str:
 def run_ours(name: str, instance: Instance, options: CheckOptions) -> Run:
     """Our solver, in this process, stopped by its own time budget. On a maze, ``dpll``
     (``dpll:cdcl``) searches as in ``satkit maze solve``, with `DPLL_OPTIONS`."""
-    tuned = DPLL_OPTIONS if name == "dpll:cdcl" and instance.kind != "cnf" else {}
+    tuned = DPLL_OPTIONS if name == "dpll:cdcl" and instance.maze_formula else {}
     started = time.perf_counter()
     try:
         solver = make_solver(

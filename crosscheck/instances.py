@@ -60,6 +60,8 @@ class Instance:
       the key's K, when known; ``encoding``: how a maze was encoded.
     - ``notes``: what the loader wants the user to know (warnings, a maze
       file that could not be used).
+    - ``from_maze``: a part of a maze's formula checked as a plain CNF (what the
+      shrinker checks): our ``dpll`` searches it with the maze options all the same.
     """
 
     name: str
@@ -73,6 +75,12 @@ class Instance:
     encoding: str | None = None
     seed: int | None = None
     notes: list[str] = field(default_factory=list)
+    from_maze: bool = False
+
+    @property
+    def maze_formula(self) -> bool:
+        """Whether the clauses are (part of) a maze's encoding."""
+        return self.kind != "cnf" or self.from_maze
 
 
 def natural_key(text: str) -> list[object]:

@@ -272,7 +272,10 @@ def shrink_instance(
     def check(clauses: Clauses, nvars: int) -> dict[str, Any]:
         nonlocal checks
         checks += 1
-        plain = Instance(instance.name, clauses, nvars, "cnf", instance.family)
+        plain = Instance(
+            instance.name, clauses, nvars, "cnf", instance.family,
+            from_maze=instance.maze_formula,
+        )  # fmt: skip
         return check_instance(plain, options)
 
     def tell() -> None:

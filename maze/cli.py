@@ -35,7 +35,7 @@ from formats.cli import (
     report_errors,
 )
 from formats.console import STDOUT_CLOSED
-from formats.detect import read_formula
+from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory
@@ -238,9 +238,14 @@ def encode_command(
     check_output(output, inputs=(maze_file,))
     to = cnf_output_format(output, to, "assignment")  # (a .cnf is DIMACS to every reader)
     if to == "dimacs" and key_form != "names":
+        where = (
+            f"; under a name other than {output}, which every reader takes for DIMACS"
+            if output != "-" and named_dimacs(output)
+            else " (--to assignment)"
+        )
         raise click.UsageError(
-            "--key node-time is for the DP input (--to assignment); a DIMACS export names "
-            "every variable in `c var N NAME` comments"
+            f"--key node-time is for the DP input{where}; a DIMACS export names every "
+            "variable in `c var N NAME` comments"
         )
     maze = _read(maze_file, strict, quiet, steps)
     started = time.perf_counter()

@@ -309,3 +309,27 @@ def test_the_shrink_command_says_when_its_result_is_flaky(tmp_path):
     flaky = "; failed again in 0 of 2 re-checks (a flaky solver?)"
     assert flaky in result.output
     assert flaky in out.read_text(encoding="utf-8").splitlines()[1]
+
+
+def test_the_parts_of_a_maze_it_checks_are_still_a_maze_formula(monkeypatch):
+    # a maze's formula is shrunk as plain CNF: dpll must search it with the maze options
+    # all the same, or a failure tied to them would not be kept (review 23)
+    from pathlib import Path
+
+    import crosscheck.shrink
+    from crosscheck.instances import maze_instance
+    from maze.parser import read_maze
+
+    seen = []
+
+    def check(candidate, _options):
+        seen.append(candidate)
+        return {"verdict": "ok", "runs": {}}
+
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", check)
+    maze = read_maze(Path(__file__).resolve().parents[1] / "data" / "maze" / "example.txt")
+    assert shrink_instance(maze_instance(maze, "ex"), CheckOptions(["dpll"])) is None
+    assert seen and all(c.kind == "cnf" and c.maze_formula for c in seen)
+    plain = Instance("plain", [[1, 2], [-1]], 2)
+    shrink_instance(plain, CheckOptions(["dpll"]))
+    assert not seen[-1].maze_formula

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from dpll import Solver
 from dpll.cdcl import CDCLEngine
+from dpll.engine import Limits
 from dpll.lucky import lucky
 from formats.dimacs import read_dimacs
 
@@ -100,7 +102,7 @@ CLAUSES = [[1, 2, 3], [2, -4, 5], [2, 6, -7], [-6, -7]]  # all false satisfies t
 def test_not_tried_under_assumptions_or_given_phases() -> None:
     """As in CaDiCaL: the assumptions, or the caller's phases, choose the model."""
     with Solver(bootstrap_with=CLAUSES) as s:
-        assert s.solve() is True and s.get_model() == [-1, -2, 3, -4, -5, -6, -7]
+        assert s.solve() is True and s.get_model() == [1, -2, -3, -4, -5, -6, -7]
     with Solver(bootstrap_with=CLAUSES, lucky=False) as plain:
         expected = plain.solve(assumptions=[5]), plain.get_model(), plain.accum_stats()
     with Solver(bootstrap_with=CLAUSES) as s:
@@ -138,11 +140,14 @@ def test_a_budget_stops_an_attempt_and_the_solver_stays_usable() -> None:
         assert s.accum_stats()["propagations"] <= 101
         assert s.solve() is True
         assert satisfies(s.get_model(), chain)
-    with Solver(bootstrap_with=chain) as s:
-        s.interrupt()
-        assert s.solve_limited(expect_interrupt=True) is None
-        s.clear_interrupt()
-        assert s.solve() is True and satisfies(s.get_model(), chain)
+    # an interrupt or deadline already given stops the engine before its first decision
+    # (dpll.Solver answers a pending interrupt before the engine runs: test the engine)
+    for limits in (Limits(interrupt=[True]), Limits(deadline=time.monotonic() - 1)):
+        engine = CDCLEngine(n, chain)
+        assert engine.solve([], limits) is None
+        assert engine.n_decisions == 0 and not engine.trail_lim
+        assert engine.solve([], Limits()) is True
+        assert satisfies(engine.model(), chain)
 
 
 @pytest.mark.parametrize("sign", [1, -1])

@@ -1038,6 +1038,12 @@ def test_encode_to_a_cnf_name_writes_dimacs(tmp_path):
     assert refused.exit_code == 2
     assert "x.cnf is named as a DIMACS file" in refused.stderr
     assert not (tmp_path / "x.cnf").exists()
+    # and --key node-time there says what to change, not to add --to assignment (review 23)
+    node_time = run("encode", EXAMPLE, "-o", tmp_path / "x.cnf", "--key", "node-time")
+    assert node_time.exit_code == 2 and "--to assignment" not in node_time.stderr
+    assert "under a name other than" in node_time.stderr
+    assert "(--to assignment)" in run("encode", EXAMPLE, "--to", "dimacs", "--key",
+                                      "node-time").stderr  # fmt: skip
 
 
 def test_shortest_size_refusal_names_the_k_not_the_file_line(monkeypatch):
