@@ -17,9 +17,10 @@ Features (each measured before it was kept; see bench/README.md):
   conflict-free trail seen, as in CaDiCaL); reason-side bumping (the variables of the
   reasons of the learnt clause's literals are bumped too, as in MapleCOMSPS and CaDiCaL;
   off for mazes, `maze.pipeline.DPLL_OPTIONS`, and for the Hitman knowledge base);
-- before the first search, CaDiCaL's lucky phases (`dpll.lucky`): every variable decided
-  false, or true, in numbering order or its reverse, each attempt given up at its first
-  conflict (off for mazes, `maze.pipeline.DPLL_OPTIONS`);
+- before the first search, CaDiCaL's lucky phases (`dpll.lucky`): all variables false, or
+  all true, when a scan shows every clause allows it; then every variable decided false,
+  or true, from the highest number down, each attempt given up at its first conflict (off
+  for mazes, `maze.pipeline.DPLL_OPTIONS`);
 - Luby restarts (unit 1000 conflicts) or glucose-style restarts (EMA of learnt-clause LBD);
 - rephasing by local search (probSAT, `dpll.walk`) at restarts once the search has
   spent some conflicts, given up when it stops getting closer to a model;
