@@ -52,8 +52,8 @@ def _by_number(engine: CDCLEngine, variables: Iterable[int], sign: int) -> bool:
     """Decide each unassigned variable of ``variables`` with ``sign``; False on a conflict.
 
     A limited solve polls its stop check at every decision, as CaDiCaL does here: one
-    decision can cost seconds (falsifying the watches of thousands of long clauses, whose
-    literals are sorted, moves each watch past all the false ones before it)."""
+    decision may propagate at length, and the engine's own poll counts propagated
+    literals, not the watch moves that can make up most of the work."""
     val = engine.val
     stop = engine.stop_check
     for v in variables:
@@ -114,7 +114,7 @@ def _undo(engine: CDCLEngine) -> None:
     engine.qhead = lim
 
 
-def lucky(engine: CDCLEngine) -> bool | None:
+def lucky(engine: CDCLEngine) -> bool:
     """Try each lucky assignment in turn: True when one satisfies the formula (the
     engine's trail then holds it, every variable assigned), False when none does or the
     stop check fired (then ``engine.stopped`` is set); either way the engine is back at
