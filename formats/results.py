@@ -255,14 +255,35 @@ def screen_output_error(text: str, name: str) -> FormatError | None:
     )
 
 
+_SOLVER_ERROR = re.compile(r"(?:\S+: error: |\S+:[0-9]+: )\S.*")
+"""A solver's error message: picosat prints ``FILE:LINE: message`` on stdout and exits 0,
+cadical ``cadical: error: FILE:LINE: message`` (NOTES section 2)."""
+
+
+def solver_error(text: str, name: str) -> FormatError | None:
+    """The error to raise when ``text`` starts with a solver's error message instead of an
+    answer (no answer or DP output line looks like one), else None."""
+    for number, raw in enumerate(text_lines(text.lstrip("\ufeff")), start=1):
+        line = raw.strip()
+        if line:
+            if _SOLVER_ERROR.fullmatch(line) is None:
+                return None
+            shown = line if len(line) <= 80 else line[:80] + "…"
+            return FormatError(
+                name, number, f"this is a solver's error message, not an answer: {shown}"
+            )
+    return None
+
+
 def parse_result(text: str, name: str = "<string>") -> SolverResult:
     """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET.
 
-    MiniSat's screen output is refused with a message saying so (`screen_output_error`).
+    MiniSat's screen output is refused with a message saying so (`screen_output_error`),
+    and so is a solver's error message (`solver_error`).
     """
-    screen = screen_output_error(text, name)
-    if screen is not None:
-        raise screen
+    refused = screen_output_error(text, name) or solver_error(text, name)
+    if refused is not None:
+        raise refused
     for raw in text_lines(text.lstrip("\ufeff")):
         line = raw.strip()
         if line:

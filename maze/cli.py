@@ -39,7 +39,7 @@ from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory
-from formats.results import parse_result, screen_output_error
+from formats.results import parse_result, screen_output_error, solver_error
 from formats.streams import (
     COMPRESSED_SUFFIXES,
     atomic_output,
@@ -499,7 +499,7 @@ def decode_command(
             dp_output = parse_dp_output(text, name)
         except FormatError:
             # not a DP output: `minisat IN.cnf > OUT` is a natural mistake, so say so
-            screen = screen_output_error(text, name)
+            screen = screen_output_error(text, name) or solver_error(text, name)
             if screen is not None:
                 raise screen from None
             raise

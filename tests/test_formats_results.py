@@ -21,6 +21,7 @@ from formats.results import (
     parse_minisat_result,
     parse_result,
     screen_output_line,
+    solver_error,
 )
 
 # -- competition output -------------------------------------------------------------------
@@ -341,3 +342,20 @@ def test_answers_read_back_with_comments_only_other_readers_split(comment):
     text = competition_text(SolverResult("SAT", [1, -2], comments=[comment]))
     assert parse_result(text) == SolverResult("SAT", [1, -2], comments=[comment])
     assert parse_result(f"c {comment}\n" + text).model == [1, -2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["bad.cnf:1: missing or invalid 'p cnf <variables> <clauses>' header\n",  # picosat, stdout
+     "\n\ufeffx.cnf:2: expected number\n",
+     "cadical: error: x.cnf:1: parse error: expected 'c' or 'p'\n"],
+)  # fmt: skip
+def test_a_solver_error_message_is_named_as_one(text):
+    # picosat prints its parse errors on stdout and exits 0: the saved "answer" is one
+    # (audit 23-C)
+    with pytest.raises(FormatError) as caught:
+        parse_result(text, "out.txt")
+    assert "this is a solver's error message, not an answer: " in caught.value.message
+    assert caught.value.line == (2 if text.startswith("\n") else 1)
+    assert solver_error("s SATISFIABLE\nv 1 0\n", "o") is None
+    assert solver_error("1 T\n0\n", "o") is None

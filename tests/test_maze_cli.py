@@ -1028,6 +1028,18 @@ def test_decode_says_what_is_missing_from_an_answer(tmp_path, text, message):
     assert result.exit_code == 1 and f"{answer}{message}" in result.stderr, result.stderr
 
 
+def test_decode_names_a_solvers_error_message(tmp_path):
+    # `picosat x.cnf > out` keeps picosat's parse error (stdout, exit 0) as the "answer"
+    out = tmp_path / "out"
+    out.write_text("x.cnf:1: missing or invalid 'p cnf <variables> <clauses>' header\n")
+    result = run("decode", out)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {out}:1: this is a solver's error message, not an answer: x.cnf:1: missing "
+        "or invalid 'p cnf <variables> <clauses>' header\n"
+    )
+
+
 def test_encode_to_a_cnf_name_writes_dimacs(tmp_path):
     # a .cnf is DIMACS to every reader, so encode writes DIMACS there; the DP input under
     # that name, which every reader would misread, is a usage error (audit 23-C #1)
