@@ -45,7 +45,13 @@ import psutil
 from crosscheck.external import run_program, write_clauses, writes_proof
 from crosscheck.instances import Instance
 from crosscheck.isolate import call_isolated, describe_exception
-from crosscheck.registry import EXTERNAL_PREFIX, canonical_name, make_solver, solver_kind
+from crosscheck.registry import (
+    EXTERNAL_PREFIX,
+    canonical_name,
+    make_solver,
+    maze_options,
+    solver_kind,
+)
 from crosscheck.validate import (
     decode_path,
     model_problem,
@@ -54,7 +60,6 @@ from crosscheck.validate import (
     proof_problem,
 )
 from formats.memory import available_memory
-from maze.pipeline import DPLL_OPTIONS
 
 FAILURES = ("disagree", "invalid-model", "invalid-proof", "invalid-path", "crash")
 """Outcomes that make a batch fail (exit 1)."""
@@ -218,7 +223,7 @@ def _status(verdict: bool | None) -> str:
 def run_ours(name: str, instance: Instance, options: CheckOptions) -> Run:
     """Our solver, in this process, stopped by its own time budget. On a maze, ``dpll``
     (``dpll:cdcl``) searches as in ``satkit maze solve``, with `DPLL_OPTIONS`."""
-    tuned = DPLL_OPTIONS if name == "dpll:cdcl" and instance.maze_formula else {}
+    tuned = maze_options(name) if instance.maze_formula else {}
     started = time.perf_counter()
     try:
         solver = make_solver(

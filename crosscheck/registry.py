@@ -183,6 +183,17 @@ def canonical_name(name: str) -> str:
     raise _unknown(name)
 
 
+def maze_options(name: str) -> dict[str, Any]:
+    """The engine options the solver ``name`` gets on a maze: `maze.pipeline.DPLL_OPTIONS`
+    for our default CDCL (``dpll``, ``dpll:cdcl``, ``dpll:cdcl/vsids``), as `satkit maze
+    solve` gives them; none for any other solver (a named heuristic gets what it names)."""
+    if canonical_name(name) != "dpll:cdcl":
+        return {}
+    from maze.pipeline import DPLL_OPTIONS  # (imported when asked: --help stays light)
+
+    return dict(DPLL_OPTIONS)
+
+
 def _unknown(name: str) -> ValueError:
     return ValueError(
         f"unknown solver {name!r}; valid names: {', '.join(solver_names())}, "

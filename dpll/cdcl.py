@@ -1110,9 +1110,7 @@ class CDCLEngine:
         if self.propagate() is not None:
             self._set_unsat()
             return False
-        if self.stopped or lucky(self):
-            return None if self.stopped else True
-        return None
+        return True if not self.stopped and lucky(self) else None
 
     def start_from_occurrences(self) -> None:
         """Start VSIDS from the clauses (Chaff's initial scores): until conflicts say

@@ -275,13 +275,19 @@ def solver_error(text: str, name: str) -> FormatError | None:
     return None
 
 
+def not_an_answer(text: str, name: str) -> FormatError | None:
+    """The error to raise when ``text`` is no answer at all: MiniSat's screen output
+    (`screen_output_error`) or a solver's error message (`solver_error`); else None."""
+    return screen_output_error(text, name) or solver_error(text, name)
+
+
 def parse_result(text: str, name: str = "<string>") -> SolverResult:
     """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET.
 
-    MiniSat's screen output is refused with a message saying so (`screen_output_error`),
-    and so is a solver's error message (`solver_error`).
+    MiniSat's screen output and a solver's error message are refused with a message
+    saying so (`not_an_answer`).
     """
-    refused = screen_output_error(text, name) or solver_error(text, name)
+    refused = not_an_answer(text, name)
     if refused is not None:
         raise refused
     for raw in text_lines(text.lstrip("\ufeff")):

@@ -39,7 +39,7 @@ from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory
-from formats.results import parse_result, screen_output_error, solver_error
+from formats.results import not_an_answer, parse_result
 from formats.streams import (
     COMPRESSED_SUFFIXES,
     atomic_output,
@@ -60,7 +60,6 @@ from maze.model import Maze
 from maze.parser import read_maze
 from maze.pipeline import (
     CONFIRM_SECONDS,
-    DPLL_OPTIONS,
     Attempt,
     MazeAnswer,
     MazeSolveError,
@@ -499,7 +498,7 @@ def decode_command(
             dp_output = parse_dp_output(text, name)
         except FormatError:
             # not a DP output: `minisat IN.cnf > OUT` is a natural mistake, so say so
-            screen = screen_output_error(text, name) or solver_error(text, name)
+            screen = not_an_answer(text, name)
             if screen is not None:
                 raise screen from None
             raise
@@ -560,13 +559,11 @@ def decode_command(
 
 # --------------------------------------------------------------------------- solve
 def _factory(name: str, seed: int) -> Any:
-    from crosscheck.registry import canonical_name, make_solver
+    from crosscheck.registry import make_solver, maze_options
 
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = maze_options(name)
     if name.startswith("dpll"):
         options["seed"] = seed
-    if canonical_name(name) == "dpll:cdcl":  # (dpll, dpll:cdcl, dpll:cdcl/vsids), as crosscheck
-        options.update(DPLL_OPTIONS)
 
     def factory(clauses: list[list[int]]) -> Any:
         return make_solver(name, bootstrap_with=clauses, **options)
