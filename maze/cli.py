@@ -21,6 +21,7 @@ from typing import Any
 
 import click
 
+from formats.answers import check_solved_header, looks_like_result, read_answer_text
 from formats.assignment import parse_dp_output
 from formats.cli import (
     PATH,
@@ -43,11 +44,8 @@ from formats.results import not_an_answer, parse_result
 from formats.streams import (
     COMPRESSED_SUFFIXES,
     atomic_output,
-    bad_byte,
     check_output,
-    decode_text,
     display_name,
-    read_bytes,
     read_text,
     text_lines,
     written_in_place,
@@ -285,31 +283,6 @@ def _cut_stream(output: str) -> str | None:
 
 
 # --------------------------------------------------------------------------- decode
-def _looks_like_result(text: str) -> bool:
-    """Whether IN is a solver result (s/v/c lines, or SAT/UNSAT/INDET) rather than DP output."""
-    for line in text_lines(text):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        return stripped[0] in "csv" or stripped in ("SAT", "UNSAT", "INDET")
-    return False
-
-
-def _answer_text(path: str, name: str) -> str:
-    """IN's text. A byte that is not UTF-8 is an error, except on a solver's ``c`` lines,
-    which satkit does not use: cadical and kissat quote the CNF's file name there, in
-    whatever encoding the name has."""
-    text = decode_text(read_bytes(path), name, keep_bad_bytes=True)
-    if bad_byte(text) is None:
-        return text
-    result = _looks_like_result(text)
-    for number, line in enumerate(text.split("\n"), start=1):
-        found = bad_byte(line)
-        if found is not None and not (result and line.lstrip().startswith("c")):
-            raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
-    return text
-
-
 def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | FormatError | None]:
     """The CNF that was solved (DIMACS or a DP input, detected) and the key it carries.
 
@@ -343,30 +316,6 @@ def _cnf_key(
         print_warnings([FormatWarning(key.file, key.line, key.message)], quiet)
         return None
     raise key
-
-
-_SOLVED_HEADER = re.compile(r"(?:found|parsed) 'p cnf ([0-9]+) ([0-9]+)' header")
-"""The header a solver says it read, in a ``c`` line: CaDiCaL's ``found 'p cnf 72 334'
-header`` (without -q), Kissat's ``parsed 'p cnf 72 334' header``."""
-
-
-def _check_solved_header(comments: list[str], formula: Formula, name: str, cnf: str) -> None:
-    """FormatError when the solver's comments name the header it read and that is not the
-    --cnf file's: an UNSAT answer of another CNF decoded as NO SOLUTION (audit 21-B #3).
-    (MiniSat's result file says nothing of the sort: its answers cannot be checked so.)"""
-    for comment in comments:
-        found = _SOLVED_HEADER.search(comment)
-        if found is None:
-            continue
-        variables, clauses = int(found.group(1)), int(found.group(2))
-        ours = formula.declared_clauses
-        ours = len(formula.clauses) if ours is None else ours
-        if clauses != ours or variables > formula.nvars:
-            raise FormatError(
-                name, None, f"the solver read 'p cnf {variables} {clauses}', and {cnf} is "
-                f"'p cnf {formula.nvars} {ours}': this answer is for another CNF",
-            )  # fmt: skip
-        return
 
 
 def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
@@ -455,7 +404,7 @@ def decode_command(
     one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
-    text = _answer_text(answer, name)
+    text = read_answer_text(answer, name)
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
     maze = _read(maze_file, strict, quiet, steps) if maze_file else None
@@ -465,13 +414,20 @@ def decode_command(
     clauses = formula.clauses if formula is not None else None
     nvars = formula.nvars if formula is not None else None
 
-    if _looks_like_result(text):
+    if looks_like_result(text):
         if formula is None:
             raise FormatError(
                 name, None, "a solver result carries no key: give the CNF it solved with --cnf"
             )
         result = parse_result(text, name)
-        _check_solved_header(result.comments, formula, name, display_name(cnf_file or "-"))
+        declared = formula.declared_clauses
+        check_solved_header(
+            result.comments,
+            formula.nvars,
+            len(formula.clauses) if declared is None else declared,
+            name,
+            display_name(cnf_file or "-"),
+        )
         if result.status == "UNKNOWN":
             raise FormatError(
                 name, result.status_line, "the solver gave no answer (UNKNOWN): nothing to decode"

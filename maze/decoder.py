@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from time import monotonic
 
+from formats.answers import check_model
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.streams import text_lines
@@ -142,42 +143,6 @@ def first_time_all_held(valuation: Mapping[int, bool], key: Key) -> int | None:
             missing[time] = missing.get(time, 0) + 1
     times = sorted({time for _t, time in key.has.values()})
     return next((time for time in times if not missing.get(time)), None)
-
-
-def check_model(
-    clauses: Sequence[Sequence[int]],
-    valuation: Mapping[int, bool],
-    file: str,
-    nvars: int | None = None,
-) -> None:
-    """Raise FormatError unless every clause has a true literal under ``valuation``, and
-    (when ``nvars`` is given) the valuation names no variable above ``nvars``.
-
-    An atom the valuation leaves out satisfies nothing (partial models are allowed).
-    """
-    top = max(valuation, default=0)
-    if nvars is not None and top > nvars:
-        # (a model of another CNF that happened to satisfy this one passed: crosscheck
-        # refuses it as an invalid model, audit 21-B #2)
-        raise FormatError(
-            file, None, f"the model gives variable {top} a value, but the CNF has {nvars} "
-            "variables: it is for another CNF",
-        )  # fmt: skip
-    true = {atom if value else -atom for atom, value in valuation.items()}
-    isdisjoint = true.isdisjoint
-    for number, clause in enumerate(clauses, start=1):
-        if isdisjoint(clause):
-            shown = " ".join(map(str, clause)) or "(empty clause)"
-            unset = [abs(lit) for lit in clause if abs(lit) not in valuation]
-            why = ""
-            if unset:  # an answer for another CNF (another encoding), or one cut short
-                why = (
-                    f": the answer gives variable {unset[0]} no value (it names variables up to"
-                    f" {top}): it is for another CNF, or cut short"
-                )
-            raise FormatError(
-                file, None, f"the model does not satisfy clause {number} of the CNF: {shown}{why}"
-            )
 
 
 def check_key_fits(maze: Maze, key: Key | None, file: str) -> None:

@@ -9,7 +9,6 @@ from formats.formula import Formula
 from maze.cnf import encode
 from maze.decoder import (
     Decoded,
-    check_model,
     decode,
     first_time_all_held,
     parse_path_text,
@@ -86,33 +85,6 @@ def test_first_time_all_held():
     assert first_time_all_held(valuation_for(["START"] * 4, {"GOLD": 0, "WAND": 2}), KEY) == 2
     assert first_time_all_held(valuation_for(["START"] * 4, {"GOLD": 1}), KEY) is None
     assert first_time_all_held(GOOD, parse_key("1 At(START,0)\n")) is None
-
-
-def test_check_model_partial_and_negative():
-    check_model([[1, -2], [-3]], {1: True, 3: False}, "m")
-    with pytest.raises(FormatError, match="clause 2") as caught:
-        check_model([[1], [-3]], {1: True}, "m")  # 3 missing: -3 is not satisfied
-    # an answer for another CNF (or cut short) is said to be one (audit 18-H #1)
-    assert caught.value.message.endswith(
-        "the answer gives variable 3 no value (it names variables up to 1): it is for another"
-        " CNF, or cut short"
-    )
-    with pytest.raises(FormatError) as caught:
-        check_model([[1], [-1, 2]], {1: True, 2: False}, "m")  # every variable set: wrong
-    assert caught.value.message == "the model does not satisfy clause 2 of the CNF: -1 2"
-    with pytest.raises(FormatError, match=r"\(empty clause\)"):
-        check_model([[]], {}, "m")
-
-
-def test_check_model_refuses_variables_the_cnf_does_not_have():
-    # a model of the compact CNF decoded against the assignment CNF passed with exit 0,
-    # though crosscheck calls such a model invalid (audit 21-B #2)
-    check_model([[1], [2]], {1: True, 2: True}, "m", nvars=2)
-    with pytest.raises(FormatError) as caught:
-        check_model([[1], [2]], {1: True, 2: True, 999: False}, "m", nvars=2)
-    assert caught.value.message == (
-        "the model gives variable 999 a value, but the CNF has 2 variables: it is for another CNF"
-    )
 
 
 def test_a_names_key_cut_mid_line_is_refused_not_skipped():

@@ -1,0 +1,110 @@
+"""Another solver's answer to a CNF we wrote: read its text, tell its kind, check it fits.
+
+Shared by every command that decodes what an external solver printed (``maze decode``,
+``puzzle solve --answer``): the answer is either a solver result (SAT-competition
+``s``/``v`` lines, or a MiniSat result file; see `formats.results`) or the
+assignment's DP output. Before it is decoded it must fit the CNF it claims to answer:
+the header the solver says it read (CaDiCaL and Kissat say so), the variables the
+model names, and every clause true.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from formats.errors import FormatError
+from formats.streams import bad_byte, decode_text, read_bytes, text_lines
+
+_SOLVED_HEADER = re.compile(r"(?:found|parsed) 'p cnf ([0-9]+) ([0-9]+)' header")
+"""The header a solver says it read, in a ``c`` line: CaDiCaL's ``found 'p cnf 72 334'
+header`` (without -q), Kissat's ``parsed 'p cnf 72 334' header``."""
+
+
+def looks_like_result(text: str) -> bool:
+    """Whether the text is a solver result (``c``/``s``/``v`` lines, or MiniSat's SAT,
+    UNSAT or INDET first) rather than the assignment's DP output."""
+    for line in text_lines(text):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        return stripped[0] in "csv" or stripped in ("SAT", "UNSAT", "INDET")
+    return False
+
+
+def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
+    """The answer file's text. A byte that is not UTF-8 is an error naming its line,
+    except on a solver's ``c`` lines, which satkit does not use: cadical and kissat quote
+    the CNF's file name there, in whatever encoding the name has."""
+    text = decode_text(read_bytes(path), name, keep_bad_bytes=True)
+    if bad_byte(text) is None:
+        return text
+    result = looks_like_result(text)
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = bad_byte(line)
+        if found is not None and not (result and line.lstrip().startswith("c")):
+            raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
+    return text
+
+
+def check_solved_header(
+    comments: Sequence[str], nvars: int, nclauses: int, name: str, cnf: str
+) -> None:
+    """FormatError when the solver's comments name the header it read and that is not
+    ``p cnf nvars nclauses`` (the header of ``cnf``, the CNF the answer should be for):
+    an UNSAT answer of another CNF would otherwise pass unchecked (audit 21-B #3).
+    MiniSat's result file says nothing of the sort: its answers cannot be checked so."""
+    for comment in comments:
+        found = _SOLVED_HEADER.search(comment)
+        if found is None:
+            continue
+        variables, clauses = int(found.group(1)), int(found.group(2))
+        if clauses != nclauses or variables > nvars:
+            raise FormatError(
+                name, None, f"the solver read 'p cnf {variables} {clauses}', and {cnf} is "
+                f"'p cnf {nvars} {nclauses}': this answer is for another CNF",
+            )  # fmt: skip
+        return
+
+
+def check_model(
+    clauses: Sequence[Sequence[int]],
+    valuation: Mapping[int, bool],
+    file: str,
+    nvars: int | None = None,
+    source: Callable[[int], str] | None = None,
+) -> None:
+    """Raise FormatError unless every clause has a true literal under ``valuation``, and
+    (when ``nvars`` is given) the valuation names no variable above ``nvars``.
+
+    An atom the valuation leaves out satisfies nothing (partial models are allowed).
+    ``source``, when given, says where clause number N (1-based) came from; the error
+    quotes it (``the hint next_to(…)``).
+    """
+    top = max(valuation, default=0)
+    if nvars is not None and top > nvars:
+        # (a model of another CNF that happened to satisfy this one passed: crosscheck
+        # refuses it as an invalid model, audit 21-B #2)
+        raise FormatError(
+            file, None, f"the model gives variable {top} a value, but the CNF has {nvars} "
+            "variables: it is for another CNF",
+        )  # fmt: skip
+    true = {atom if value else -atom for atom, value in valuation.items()}
+    isdisjoint = true.isdisjoint
+    for number, clause in enumerate(clauses, start=1):
+        if isdisjoint(clause):
+            shown = " ".join(map(str, clause)) or "(empty clause)"
+            origin = f" ({source(number)})" if source is not None else ""
+            unset = [abs(lit) for lit in clause if abs(lit) not in valuation]
+            why = ""
+            if unset:  # an answer for another CNF (another encoding), or one cut short
+                why = (
+                    f": the answer gives variable {unset[0]} no value (it names variables up to"
+                    f" {top}): it is for another CNF, or cut short"
+                )
+            raise FormatError(
+                file,
+                None,
+                f"the model does not satisfy clause {number} of the CNF{origin}: {shown}{why}",
+            )

@@ -1,0 +1,80 @@
+"""formats.answers: telling an answer's kind, reading its text, checking it fits its CNF."""
+
+from __future__ import annotations
+
+import pytest
+
+from formats.answers import check_model, check_solved_header, looks_like_result, read_answer_text
+from formats.errors import FormatError
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        ("s SATISFIABLE\nv 1 -2 0\n", True),
+        ("c comment first\ns UNSATISFIABLE\n", True),
+        ("\n\nSAT\n1 -2 0\n", True),
+        ("UNSAT\n", True),
+        ("INDET\n", True),
+        ("1 T\n2 F\n0\nkey\n", False),
+        ("0\nback matter\n", False),
+        ("", False),
+    ],
+)
+def test_looks_like_result(text, result):
+    assert looks_like_result(text) is result
+
+
+def test_read_answer_text_allows_bad_bytes_only_on_a_solvers_comment_lines(tmp_path):
+    ok = tmp_path / "ok.out"
+    ok.write_bytes(b"c reading 'caf\xe9.cnf'\ns SATISFIABLE\nv 1 0\n")
+    assert read_answer_text(ok, "ok.out").splitlines()[1] == "s SATISFIABLE"
+    bad = tmp_path / "bad.out"
+    bad.write_bytes(b"s SATISFIABLE\nv 1 \xe9 0\n")
+    with pytest.raises(FormatError) as caught:
+        read_answer_text(bad, "bad.out")
+    assert (caught.value.line, caught.value.message) == (2, "not UTF-8 text (byte 0xe9)")
+
+
+def test_check_solved_header():
+    check_solved_header(["found 'p cnf 3 4' header"], 3, 4, "a.out", "x.cnf")
+    check_solved_header(["parsed 'p cnf 2 4' header"], 3, 4, "a.out", "x.cnf")  # fewer vars
+    check_solved_header(["no header named"], 3, 4, "a.out", "x.cnf")
+    with pytest.raises(FormatError) as caught:
+        check_solved_header(["c found 'p cnf 3 5' header"], 3, 4, "a.out", "x.cnf")
+    assert caught.value.message == (
+        "the solver read 'p cnf 3 5', and x.cnf is 'p cnf 3 4': this answer is for another CNF"
+    )
+
+
+def test_check_model_partial_and_negative():
+    check_model([[1, -2], [-3]], {1: True, 3: False}, "m")
+    with pytest.raises(FormatError, match="clause 2") as caught:
+        check_model([[1], [-3]], {1: True}, "m")  # 3 missing: -3 is not satisfied
+    # an answer for another CNF (or cut short) is said to be one (audit 18-H #1)
+    assert caught.value.message.endswith(
+        "the answer gives variable 3 no value (it names variables up to 1): it is for another"
+        " CNF, or cut short"
+    )
+    with pytest.raises(FormatError) as caught:
+        check_model([[1], [-1, 2]], {1: True, 2: False}, "m")  # every variable set: wrong
+    assert caught.value.message == "the model does not satisfy clause 2 of the CNF: -1 2"
+    with pytest.raises(FormatError, match=r"\(empty clause\)"):
+        check_model([[]], {}, "m")
+
+
+def test_check_model_refuses_variables_the_cnf_does_not_have():
+    # a model of the compact CNF decoded against the assignment CNF passed with exit 0,
+    # though crosscheck calls such a model invalid (audit 21-B #2)
+    check_model([[1], [2]], {1: True, 2: True}, "m", nvars=2)
+    with pytest.raises(FormatError) as caught:
+        check_model([[1], [2]], {1: True, 2: True, 999: False}, "m", nvars=2)
+    assert caught.value.message == (
+        "the model gives variable 999 a value, but the CNF has 2 variables: it is for another CNF"
+    )
+
+
+def test_check_model_says_where_the_falsified_clause_came_from():
+    with pytest.raises(FormatError) as caught:
+        check_model([[1], [2, 3]], {1: True, 2: False, 3: False}, "m", source=lambda n: f"#{n}")
+    assert caught.value.message == "the model does not satisfy clause 2 of the CNF (#2): 2 3"
