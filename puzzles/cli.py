@@ -15,14 +15,26 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.cli import PATH, PATH_OR_DASH, SEED, fail, leave, one_stdin, report_errors
+from formats.answers import check_solved_header, looks_like_result, read_answer_text
+from formats.assignment import parse_dp_output
+from formats.cli import (
+    PATH,
+    PATH_OR_DASH,
+    SEED,
+    fail,
+    leave,
+    one_stdin,
+    print_warnings,
+    report_errors,
+)
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError, count
+from formats.results import not_an_answer, parse_result
 from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
 from puzzles.loader import load_puzzle
-from puzzles.solve import PuzzleResult, dpll_factory, solve_puzzle
+from puzzles.solve import PuzzleResult, answer_puzzle, dpll_factory, solve_puzzle
 from puzzles.zebra import Puzzle, encode
 
 if TYPE_CHECKING:  # the Hitman modules (and pysat.card) load only for `puzzle hitman`
@@ -67,6 +79,15 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "cdcl: vsids, vsids-numbered.",
         ),
         click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed."),
+        click.option(
+            "--answer",
+            "answer_path",
+            metavar="RESULT",
+            type=PATH_OR_DASH,
+            help="Do not solve: decode another solver's answer to the puzzle's CNF (as --cnf "
+            "writes it): SAT-competition 's'/'v' lines, a MiniSat result file, or a DP output. "
+            "Every clause is checked; uniqueness and an UNSATISFIABLE are checked with dpll.",
+        ),
         click.option(
             "--unique/--no-unique",
             default=True,
@@ -121,6 +142,7 @@ def solve_command(file: str, **options: Any) -> None:
     For "right of", swap the pair. Exit 10 when solved, 20 when the hints
     contradict each other, 1 for a bad file.
     """
+    one_stdin(FILE=file, **{"--answer": options["answer_path"]})
     _run(load_puzzle(file), inputs=(file,), **options)
 
 
@@ -133,6 +155,7 @@ def _run(
     mode: str,
     heuristic: str | None,
     seed: int,
+    answer_path: str | None,
     unique: bool,
     as_json: bool,
     quiet: bool,
@@ -151,13 +174,23 @@ def _run(
             f"--heuristic {heuristic} belongs to --mode {other};"
             f" --mode {mode} takes {', '.join(HEURISTICS[mode])}"
         )
+    if answer_path is not None:
+        inputs = (*inputs, answer_path)
+        check_output(cnf_path or "-", inputs=inputs)  # (before the answer is read)
     if cnf_path is not None:
         write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
         if not quiet and not as_json:
             click.echo(f"CNF written to {cnf_path}", err=True)
     try:
         factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
-        result = solve_puzzle(puzzle, factory, check_unique=unique)
+        if answer_path is None:
+            result = solve_puzzle(puzzle, factory, check_unique=unique)
+        else:
+            name = display_name(answer_path)
+            valuation, line = read_answer(answer_path, puzzle, quiet)
+            result = answer_puzzle(
+                puzzle, valuation, name, factory, check_unique=unique, line=line
+            )
     except KeyboardInterrupt:
         _interrupted(as_json, title=puzzle.title)
     except DecodeError as exc:
@@ -167,6 +200,8 @@ def _run(
         fail(str(exc))
         return
     solver = {"mode": mode, "heuristic": heuristic, "seed": seed}
+    if answer_path is not None:
+        solver["answer"] = display_name(answer_path)
     if as_json:
         click.echo(json.dumps(_json_report(puzzle, result, solver, cnf_path), indent=2))
     else:
@@ -174,15 +209,69 @@ def _run(
     leave(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
 
 
-def _effort(stats: dict[str, int], solver: dict[str, Any]) -> str:
+def read_answer(
+    path: str, puzzle: Puzzle, quiet: bool
+) -> tuple[dict[int, bool] | None, int | None]:
+    """The model of another solver's answer to the puzzle's CNF, as ``{variable: value}``
+    (None when it says UNSATISFIABLE), and the line that says its status when known.
+    An UNKNOWN, a SAT without a model, MiniSat's screen output, or an answer whose solver
+    read another header is a FormatError."""
+    name = display_name(path)
+    text = read_answer_text(path, name)
+    if not text.strip():
+        raise FormatError(name, 1, "empty input: no answer to decode")
+    if not looks_like_result(text):
+        try:
+            dp_output = parse_dp_output(text, name)
+        except FormatError:
+            refused = not_an_answer(text, name)  # `minisat IN.cnf > OUT` saved the screen
+            if refused is not None:
+                raise refused from None
+            raise
+        print_warnings(dp_output.warnings, quiet)
+        return dp_output.valuation, None
+    result = parse_result(text, name)
+    formula = encode(puzzle, names=False).formula
+    check_solved_header(
+        result.comments, formula.nvars, len(formula.clauses), name, "the puzzle's CNF"
+    )
+    if result.status == "UNKNOWN":
+        message = "the solver gave no answer (UNKNOWN): nothing to decode"
+        raise FormatError(name, result.status_line, message)
+    if result.status == "UNSAT":
+        return None, result.status_line
+    if not result.model:
+        message = "the solver says SATISFIABLE but gives no model"
+        raise FormatError(name, result.status_line, message)
+    return result.valuation(), result.status_line
+
+
+def _effort(result: PuzzleResult, solver: dict[str, Any]) -> str:
+    """The last line of the text report: who solved the puzzle, and how hard it was."""
+    stats = result.stats
+    if "answer" in solver:
+        how = _engine_words(solver)
+        if result.solution is not None:  # every clause checked; dpll only blocked it
+            checked = "" if result.unique is None else f"; uniqueness checked by {how}"
+            return f"Answer read from {solver['answer']} (every clause checked){checked}"
+        return (
+            f"Answer read from {solver['answer']}: UNSATISFIABLE, confirmed by {how}"
+            f" ({_counts(stats)})"
+        )
+    return f"{_counts(stats)} ({_engine_words(solver)})"
+
+
+def _counts(stats: dict[str, int]) -> str:
     if "splits" in stats:
-        what = f"Splitting-rule applications: {stats['splits']}"
-        how = f"classic DPLL, {solver['heuristic']} heuristic, seed {solver['seed']}"
-    else:
-        what = f"Decisions: {stats.get('decisions', 0)}, conflicts: {stats.get('conflicts', 0)}"
-        engine = solver["mode"] + (f", {solver['heuristic']}" if solver["heuristic"] else "")
-        how = f"{engine}, seed {solver['seed']}"
-    return f"{what} ({how})"
+        return f"Splitting-rule applications: {stats['splits']}"
+    return f"Decisions: {stats.get('decisions', 0)}, conflicts: {stats.get('conflicts', 0)}"
+
+
+def _engine_words(solver: dict[str, Any]) -> str:
+    if solver["mode"] == "classic":
+        return f"classic DPLL, {solver['heuristic']} heuristic, seed {solver['seed']}"
+    engine = solver["mode"] + (f", {solver['heuristic']}" if solver["heuristic"] else "")
+    return f"{engine}, seed {solver['seed']}"
 
 
 def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -> str:
@@ -196,7 +285,7 @@ def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -
     ]
     if result.solution is None:
         lines.append("No solution: the hints contradict each other.")
-        lines.append(_effort(result.stats, solver))
+        lines.append(_effort(result, solver))
         return "\n".join(lines)
     lines.append(format_table(result.solution))
     lines.append("")
@@ -211,7 +300,7 @@ def _text_report(puzzle: Puzzle, result: PuzzleResult, solver: dict[str, Any]) -
         lines.append(format_table(result.other))
     elif result.check_interrupted:
         lines.append("Whether the solution is unique is not known: its check was interrupted.")
-    lines.append(_effort(result.stats, solver))
+    lines.append(_effort(result, solver))
     return "\n".join(lines)
 
 
