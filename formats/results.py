@@ -281,12 +281,42 @@ def not_an_answer(text: str, name: str) -> FormatError | None:
     return screen_output_error(text, name) or solver_error(text, name)
 
 
+_SCREEN_STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "INDETERMINATE": "UNKNOWN"}
+
+
+def _result_then_screen(text: str, name: str) -> SolverResult | None:
+    """The result file at the head of ``minisat IN.cnf /dev/stdout | …``'s stream, or None
+    when the text is not one followed by MiniSat's screen output.
+
+    Into a pipe, MiniSat's result file (written and closed first) comes before its
+    screen output (flushed at exit): ``SAT``, the model line, then the banner down to
+    the ``SATISFIABLE`` verdict, which must agree with the result's status."""
+    lines = text_lines(text.lstrip("\ufeff"))
+    first = next((line.strip() for line in lines if line.strip()), "")
+    screen = screen_output_line(text)
+    if first not in _MINISAT_WORDS or screen is None:
+        return None
+    result = parse_minisat_result("\n".join(lines[: screen - 1]), name)
+    last = max(n for n, line in enumerate(lines, start=1) if line.strip())
+    verdict = lines[last - 1].strip()
+    if _SCREEN_STATUS.get(verdict) != result.status:
+        raise FormatError(
+            name, last, f"MiniSat's screen output ends in {quoted(verdict)}, but its result "
+            f"file above it says {first}",
+        )  # fmt: skip
+    return result
+
+
 def parse_result(text: str, name: str = "<string>") -> SolverResult:
     """Read either format: MiniSat's when the first non-blank line is SAT/UNSAT/INDET.
 
     MiniSat's screen output and a solver's error message are refused with a message
-    saying so (`not_an_answer`).
+    saying so (`not_an_answer`), except after a result file: ``minisat IN.cnf
+    /dev/stdout`` into a pipe writes the result, then its screen output, which is skipped.
     """
+    after_screen = _result_then_screen(text, name)
+    if after_screen is not None:
+        return after_screen
     refused = not_an_answer(text, name)
     if refused is not None:
         raise refused

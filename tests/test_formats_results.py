@@ -214,6 +214,50 @@ def test_minisat_screen_output_is_told_apart_from_its_result_file(cnf_files, tmp
             parse_result(run.stdout, "out")
 
 
+SCREEN = (
+    "WARNING: for repeatability, setting FPU to use double precision\n"
+    "============================[ Problem Statistics ]=============================\n"
+    "|  Number of variables:             5                                         |\n"
+    "===============================================================================\n"
+    "CPU time              : 0.001 s\n\n"
+)
+
+
+def test_a_result_file_followed_by_minisats_screen_output_is_read():
+    # `minisat IN.cnf /dev/stdout | satkit …`: the result file comes first into the pipe
+    result = parse_result("SAT\n1 -2 3 0\n" + SCREEN + "SATISFIABLE\n", "p")
+    assert (result.status, result.model, result.status_line) == ("SAT", [1, -2, 3], 1)
+    assert parse_result("UNSAT\n" + SCREEN + "UNSATISFIABLE\n").status == "UNSAT"
+    assert parse_result("INDET\n" + SCREEN + "INDETERMINATE\n").status == "UNKNOWN"
+    with pytest.raises(FormatError) as caught:  # the two halves must agree
+        parse_result("SAT\n1 0\n" + SCREEN + "UNSATISFIABLE\n", "p")
+    assert (caught.value.line, caught.value.message) == (
+        9,
+        "MiniSat's screen output ends in 'UNSATISFIABLE', but its result file above it says SAT",
+    )
+    with pytest.raises(FormatError, match=r"^p:2: model line does not end with 0"):
+        parse_result("SAT\n1 -2\n" + SCREEN + "SATISFIABLE\n", "p")
+    # the screen output alone, or before the result, is still refused
+    with pytest.raises(FormatError, match="MiniSat's screen output, which holds no model"):
+        parse_result(SCREEN + "SATISFIABLE\n")
+    with pytest.raises(FormatError, match="MiniSat's screen output, which holds no model"):
+        parse_result(SCREEN + "SATISFIABLE\nSAT\n1 0\n")
+
+
+def test_the_real_minisat_writing_its_result_to_a_pipe(cnf_files):
+    minisat = _need("minisat")
+    sat, unsat = cnf_files
+    for cnf, status in ((sat, "SAT"), (unsat, "UNSAT")):
+        run = subprocess.run(
+            f"{minisat} {cnf} /dev/stdout | cat", shell=True, capture_output=True, text=True
+        )
+        result = parse_result(run.stdout, "pipe")
+        assert result.status == status
+        if status == "SAT":
+            true = set(result.model)
+            assert all(true.intersection(clause) for clause in _clauses(SAT_CNF))
+
+
 # -- what real solvers print --------------------------------------------------------------
 
 SAT_CNF = "p cnf 5 6\n1 -2 0\n2 3 0\n-3 4 -5 0\n-1 -4 0\n5 2 0\n-5 -2 3 0\n"
