@@ -1071,6 +1071,8 @@ class CDCLEngine:
             self.stop_check = lambda: self._out_of_budget(max_conflicts, max_props, limits)
         with gc_paused():  # the search makes no cyclic garbage (see `gc_paused`)
             if self.lucky_pending:
+                # once only, even when a limit stops it: retried by each later call, a run
+                # of solve_limited calls with small budgets would never get past it
                 self.lucky_pending = False
                 if not assume and not self.preferred and max(self.user_phase) < 0:
                     status = self._try_lucky()
