@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from formats.streams import COMPRESSED_SUFFIXES, atomic_output
+from formats.streams import atomic_output, strip_compression
 from maze.model import START, Maze
 
 FORMATS = ("dot", "svg", "png")
@@ -134,9 +134,7 @@ def output_format(path: str | os.PathLike[str]) -> str:
     >>> output_format("maze.svg"), output_format("maze.dot.gz"), output_format("m.gv")
     ('svg', 'dot', 'dot')
     """
-    name = os.fspath(path)
-    for packed in COMPRESSED_SUFFIXES:
-        name = name.removesuffix(packed)
+    name = strip_compression(os.fspath(path))  # (one suffix, as the writer compresses once)
     suffix = os.path.splitext(name)[1].lower().lstrip(".")
     suffix = "dot" if suffix == "gv" else suffix
     if suffix not in FORMATS:

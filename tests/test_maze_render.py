@@ -50,6 +50,8 @@ def test_output_format():
         "svg", "dot", "png"]  # fmt: skip
     with pytest.raises(RenderError):
         output_format("picture.gz")
+    with pytest.raises(RenderError):  # compressed once only: the writer compresses once
+        output_format("picture.svg.gz.bz2")
 
 
 def test_dot_file(tmp_path):
