@@ -41,7 +41,7 @@ def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
     if bad_byte(text) is None:
         return text
     result = looks_like_result(text)
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         found = bad_byte(line)
         if found is not None and not (result and line.lstrip().startswith("c")):
             raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
@@ -51,10 +51,12 @@ def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
 def check_solved_header(
     comments: Sequence[str], nvars: int, nclauses: int, name: str, cnf: str
 ) -> None:
-    """FormatError when the solver's comments name the header it read and that is not
-    ``p cnf nvars nclauses`` (the header of ``cnf``, the CNF the answer should be for):
-    an UNSAT answer of another CNF would otherwise pass unchecked (audit 21-B #3).
-    MiniSat's result file says nothing of the sort: its answers cannot be checked so."""
+    """FormatError when the solver's comments name the header it read and that header has
+    another clause count than ``nclauses`` or more variables than ``nvars`` (those of
+    ``cnf``, the CNF the answer should be for; fewer variables pass, since a CNF read
+    leniently counts the variables its clauses use beyond its header): an UNSAT answer
+    of another CNF would otherwise pass unchecked (audit 21-B #3). MiniSat's result file
+    says nothing of the sort: its answers cannot be checked so."""
     for comment in comments:
         found = _SOLVED_HEADER.search(comment)
         if found is None:

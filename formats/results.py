@@ -255,9 +255,10 @@ def screen_output_error(text: str, name: str) -> FormatError | None:
     )
 
 
-_SOLVER_ERROR = re.compile(r"(?:\S+: error: |\S+:[0-9]+: )\S.*")
+_SOLVER_ERROR = re.compile(r"(?:\S+: error: |\S+:[0-9]+: |\*\*\* [^\s:]+: )\S.*")
 """A solver's error message: picosat prints ``FILE:LINE: message`` on stdout and exits 0,
-cadical ``cadical: error: FILE:LINE: message`` (NOTES section 2)."""
+and so ``*** picosat: can not read input file 'X'``; cadical prints ``cadical: error:
+FILE:LINE: message`` (NOTES section 2)."""
 
 
 def solver_error(text: str, name: str) -> FormatError | None:

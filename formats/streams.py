@@ -665,14 +665,21 @@ def decode_text(data: bytes, name: str, *, keep_bad_bytes: bool = False) -> str:
         data = data[3:]
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise FormatError(name, data.count(b"\n", 0, nul) + 1, "binary data (NUL byte), not text")
+        raise FormatError(name, _line_at(data, nul), "binary data (NUL byte), not text")
     if keep_bad_bytes:
         return data.decode("utf-8", "surrogateescape")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = _line_at(data, exc.start)
         raise FormatError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
+def _line_at(data: bytes, index: int) -> int:
+    """The number of the line that byte ``index`` is on; lines end at LF, CRLF or a lone CR
+    (as `text_lines` splits them)."""
+    head = data[:index]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 
 _KEPT_BYTE = re.compile("[\udc80-\udcff]")

@@ -66,10 +66,10 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--mode",
             type=click.Choice(["classic", "cdcl"]),
-            default="classic",
-            show_default=True,
-            help="dpll engine: the seed's DPLL (counts splits) or CDCL (clause learning: "
-            "seconds where the DPLL takes hours on puzzles much bigger than Einstein's).",
+            default=None,
+            help="dpll engine: the seed's DPLL (counts splits; the default) or CDCL (clause "
+            "learning: seconds where the DPLL takes hours on puzzles much bigger than "
+            "Einstein's; the default with --answer, which only checks uniqueness with it).",
         ),
         click.option(
             "--heuristic",
@@ -86,7 +86,8 @@ def _solve_options(func: Callable[..., Any]) -> Callable[..., Any]:
             type=PATH_OR_DASH,
             help="Do not solve: decode another solver's answer to the puzzle's CNF (as --cnf "
             "writes it): SAT-competition 's'/'v' lines, a MiniSat result file, or a DP output. "
-            "Every clause is checked; uniqueness and an UNSATISFIABLE are checked with dpll.",
+            "Every clause is checked; uniqueness and an UNSATISFIABLE are checked with dpll "
+            "(--mode cdcl unless given); an UNKNOWN answer exits 0.",
         ),
         click.option(
             "--unique/--no-unique",
@@ -115,7 +116,9 @@ def einstein_command(**options: Any) -> None:
     """Solve Einstein's puzzle, encoded exactly as seed 003 does (125 variables, 793 clauses).
 
     Prints the house table, the answer, whether it is unique, and how many times
-    the splitting rule was applied. Exit 10 when solved.
+    the splitting rule was applied (or, with --answer, the answer file it read).
+    Exit 10 when solved, 0 when Ctrl-C, SIGTERM or an UNKNOWN answer left it
+    unknown, 1 for a bad or wrong answer.
     """
     _run(einstein_puzzle(), inputs=(), **options)
 
@@ -140,7 +143,9 @@ def solve_command(file: str, **options: Any) -> None:
       not_fact = [house, A]       A is not in that house
 
     For "right of", swap the pair. Exit 10 when solved, 20 when the hints
-    contradict each other, 1 for a bad file.
+    contradict each other (with --answer: the answer says so and dpll agrees), 0
+    when Ctrl-C, SIGTERM or an UNKNOWN answer left it unknown, 1 for a bad file or
+    a bad or wrong answer.
     """
     one_stdin(FILE=file, **{"--answer": options["answer_path"]})
     _run(load_puzzle(file), inputs=(file,), **options)
@@ -152,7 +157,7 @@ def _run(
     inputs: tuple[str, ...],
     cnf_path: str | None,
     names: bool,
-    mode: str,
+    mode: str | None,
     heuristic: str | None,
     seed: int,
     answer_path: str | None,
@@ -166,6 +171,8 @@ def _run(
         )
     if names and cnf_path is None:
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
+    if mode is None:  # an answer needs dpll only for checks: cdcl makes them in seconds
+        mode = "classic" if answer_path is None else "cdcl"
     if heuristic is None:  # named in the report, text and JSON alike
         heuristic = "two-clause" if mode == "classic" else "vsids"
     if heuristic is not None and heuristic not in HEURISTICS[mode]:
@@ -193,6 +200,13 @@ def _run(
             )
     except KeyboardInterrupt:
         _interrupted(as_json, title=puzzle.title)
+    except _NoAnswer as unknown:  # a solver's time-out: unknown, as `solve` says it
+        if as_json:
+            what = {"title": puzzle.title, "status": "UNKNOWN", "answer": unknown.name}
+            click.echo(json.dumps({**what, "status_line": unknown.line}))
+        else:
+            click.echo(f"{puzzle.title}: no answer, {unknown.where} says UNKNOWN")
+        leave(EXIT_UNKNOWN)
     except DecodeError as exc:
         fail(f"the solver returned a model that is not a house table: {exc}")
         return
@@ -207,6 +221,16 @@ def _run(
     else:
         click.echo(_text_report(puzzle, result, solver))
     leave(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
+
+
+class _NoAnswer(Exception):
+    """The answer file says UNKNOWN (a solver's time-out or limit): nothing to decode."""
+
+    def __init__(self, name: str, line: int | None) -> None:
+        super().__init__(name, line)
+        self.name = name
+        self.line = line
+        self.where = name if line is None else f"{name}:{line}"
 
 
 def read_answer(
@@ -236,8 +260,7 @@ def read_answer(
         result.comments, formula.nvars, len(formula.clauses), name, "the puzzle's CNF"
     )
     if result.status == "UNKNOWN":
-        message = "the solver gave no answer (UNKNOWN): nothing to decode"
-        raise FormatError(name, result.status_line, message)
+        raise _NoAnswer(name, result.status_line)
     if result.status == "UNSAT":
         return None, result.status_line
     if not result.model:

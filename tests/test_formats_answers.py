@@ -78,3 +78,19 @@ def test_check_model_says_where_the_falsified_clause_came_from():
     with pytest.raises(FormatError) as caught:
         check_model([[1], [2, 3]], {1: True, 2: False, 3: False}, "m", source=lambda n: f"#{n}")
     assert caught.value.message == "the model does not satisfy clause 2 of the CNF (#2): 2 3"
+
+
+def test_a_bad_byte_is_found_on_its_line_whatever_the_line_ends(tmp_path):
+    # a lone CR ends a line for every reader: the byte was reported on line 1, or, in a
+    # file starting with a `c` line, taken for part of that comment (audit 24-A #2)
+    for end in ("\n", "\r\n", "\r"):
+        dp = tmp_path / "a.dpout"
+        dp.write_bytes(end.join(["1 T", "2 F", "3 \xe9"]).encode("latin-1") + end.encode())
+        with pytest.raises(FormatError) as caught:
+            read_answer_text(dp, "a.dpout")
+        assert (caught.value.line, caught.value.message) == (3, "not UTF-8 text (byte 0xe9)")
+        result = tmp_path / "a.out"
+        result.write_bytes(end.join(["c cadical", "s SATISFIABLE", "v 1 \xff 0"]).encode("latin-1"))
+        with pytest.raises(FormatError) as caught:
+            read_answer_text(result, "a.out")
+        assert (caught.value.line, caught.value.message) == (3, "not UTF-8 text (byte 0xff)")

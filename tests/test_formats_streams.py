@@ -228,6 +228,13 @@ def test_decode_text():
     with pytest.raises(FormatError) as info:
         decode_text(b"ok\n\x00\x01", "f")
     assert str(info.value) == "f:2: binary data (NUL byte), not text"
+    # lines end at LF, CRLF or a lone CR, as text_lines splits them (audit 24-A #2)
+    with pytest.raises(FormatError) as info:
+        decode_text(b"ok\rok\r\nok\nbad \xff\r", "f")
+    assert str(info.value) == "f:4: not UTF-8 text (byte 0xff)"
+    with pytest.raises(FormatError) as info:
+        decode_text(b"ok\r\r\x00", "f")
+    assert str(info.value) == "f:3: binary data (NUL byte), not text"
 
 
 # -- streaming blocks ---------------------------------------------------------------------

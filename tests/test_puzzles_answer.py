@@ -81,8 +81,8 @@ def test_einstein_answer_of_another_solver_is_decoded_in_every_format(tmp_path, 
     assert "Who owns the fish? German, in house 4." in lines
     assert "The solution is unique (with it blocked, the formula is unsatisfiable)." in lines
     assert lines[-1] == (
-        f"Answer read from {answer} (every clause checked); uniqueness checked by classic"
-        " DPLL, two-clause heuristic, seed 0"
+        f"Answer read from {answer} (every clause checked); uniqueness checked by cdcl,"
+        " vsids, seed 0"
     )
     # the same table as our own solver's
     assert lines[2:8] == run("einstein").stdout.splitlines()[2:8]
@@ -142,7 +142,7 @@ def test_unsatisfiable_answers_are_confirmed_by_dpll(tmp_path):
     assert result.exit_code == 20, result.output
     assert "No solution: the hints contradict each other." in result.stdout
     assert result.stdout.splitlines()[-1].startswith(
-        f"Answer read from {answer}: UNSATISFIABLE, confirmed by classic DPLL"
+        f"Answer read from {answer}: UNSATISFIABLE, confirmed by cdcl, vsids, seed 0"
     )
     # an UNSATISFIABLE for a puzzle with a solution is a wrong answer, not "no solution"
     wrong = write(tmp_path, "wrong.out", "c by someone\ns UNSATISFIABLE\n")
@@ -157,7 +157,6 @@ def test_unsatisfiable_answers_are_confirmed_by_dpll(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("s UNKNOWN\n", ":1: the solver gave no answer (UNKNOWN): nothing to decode"),
         ("s SATISFIABLE\n", ":1: the solver says SATISFIABLE but gives no model"),
         ("  \n", ":1: empty input: no answer to decode"),
         (
@@ -166,6 +165,10 @@ def test_unsatisfiable_answers_are_confirmed_by_dpll(tmp_path):
             ":2: this is MiniSat's screen output",
         ),
         ("1 T\n2 X\n0\n", ":2: "),
+        (
+            "*** picosat: can not read input file 'e.cnf'\n",
+            ":1: this is a solver's error message, not an answer: *** picosat: can not read",
+        ),
     ],
 )
 def test_what_is_no_answer_is_a_one_line_error(tmp_path, text, message):
@@ -174,6 +177,29 @@ def test_what_is_no_answer_is_a_one_line_error(tmp_path, text, message):
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith(f"error: {answer}{message}")
     assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+@pytest.mark.parametrize("text", ["s UNKNOWN\n", "c UNKNOWN\n", "INDET\n"])
+def test_an_unknown_answer_is_unknown_not_bad_input(tmp_path, text):
+    # a solver's time-out, as `solve` reports one: exit 0 (audit 24-A #3)
+    answer = write(tmp_path, "x.out", text)
+    result = run("einstein", "--answer", answer)
+    assert result.exit_code == 0, result.output
+    line = "" if text.startswith("c") else ":1"
+    assert result.stdout == f"Einstein's puzzle: no answer, {answer}{line} says UNKNOWN\n"
+    report = json.loads(run("einstein", "--answer", answer, "--json").stdout)
+    assert report["status"] == "UNKNOWN" and report["answer"] == answer
+
+
+def test_the_checks_after_an_answer_use_cdcl_unless_a_mode_is_given(tmp_path):
+    # the external solver was there for speed: the classic DPLL's uniqueness check took
+    # minutes on a 10-house puzzle (audit 24-A #1)
+    answer = write(tmp_path, "e.out", minisat_result_text(SolverResult("SAT", einstein_model())))
+    last = run("einstein", "--answer", answer).stdout.splitlines()[-1]
+    assert last.endswith("uniqueness checked by cdcl, vsids, seed 0")
+    last = run("einstein", "--answer", answer, "--mode", "classic").stdout.splitlines()[-1]
+    assert last.endswith("uniqueness checked by classic DPLL, two-clause heuristic, seed 0")
+    assert run("einstein").stdout.splitlines()[-1].startswith("Splitting-rule applications")
 
 
 def test_cnf_output_may_not_overwrite_the_answer(tmp_path):
