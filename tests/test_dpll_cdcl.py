@@ -432,3 +432,22 @@ def test_a_clause_falsified_literal_by_literal_is_scanned_in_linear_time(
     assert solve(engine) is True
     assert satisfies(engine.model(), clauses)
     assert reads < 40 * n * copies // min(copies, 4)  # linear (quadratic: n * n / 2 a copy)
+
+
+def test_top_level_simplification_is_rationed_by_propagations() -> None:
+    # MiniSat's simpDB_props: after a simplification the next waits until the search has
+    # propagated as many literals as the clauses hold (run at every new top-level fact,
+    # it took 45% of the logistics instances' solve time)
+    engine = CDCLEngine(6, [[1, 2, 3], [-1, 4, 5], [2, 5, 6], [-2, -4, 6]])
+    engine.simplify()
+    assert len(engine.clauses) == 4
+    assert engine.simp_props == engine.n_propagations + 12  # 4 clauses of 3 literals
+    engine.add_clause([1])  # a new top-level fact satisfies the first clause
+    engine.simplify()
+    variables = lambda: sorted(sorted(lit >> 1 for lit in c) for c in engine.clauses)  # noqa: E731
+    assert [1, 2, 3] in variables()  # not yet
+    engine.n_propagations = engine.simp_props
+    engine.simplify()
+    assert variables() == [[1, 4, 5], [2, 4, 6], [2, 5, 6]]
+    assert solve(engine) is True
+    assert satisfies(engine.model(), [[1, 2, 3], [-1, 4, 5], [2, 5, 6], [-2, -4, 6], [1]])

@@ -52,7 +52,7 @@ def test_unsat_proofs_verify(seed: int, n: int, reduce_every: int) -> None:
 
 
 def test_binary_proof_decodes_to_the_text_proof() -> None:
-    clauses = random_cnf(4, 40, 6.0)
+    clauses = random_cnf(5, 40, 6.0)  # (24 conflicts: a reduction deletes 6 clauses)
     with Solver(bootstrap_with=clauses, with_proof=True, first_reduce=15, reduce_inc=2) as s:
         assert s.solve() is False
         text = s.get_proof()
