@@ -234,6 +234,11 @@ class Solver:
     ) -> None:
         if isinstance(name, str):
             name = name.lower()  # PySAT's names are not case-sensitive ("MiniSat22")
+        elif name is not None:  # (PySAT's Minisat22(...) takes the clauses first, not a name)
+            raise NoSuchSolverError(
+                f"the solver name must be a str, not {type(name).__name__}: "
+                "pass the clauses as bootstrap_with=…"
+            )
         if name is not None:
             if name in MODES:
                 mode = name
@@ -569,6 +574,7 @@ class Solver:
         The solver stays usable after an unknown answer.
         """
         stats = self._live().stats()
+        assume = self._assumptions(assumptions)  # checked (and made known) on every path
         conflicts = propagations = deadline = None
         if self._conf_limit is not None:
             conflicts = max(0, self._conf_limit - stats["conflicts"])
@@ -587,7 +593,7 @@ class Solver:
             deadline=deadline,
             interrupt=self._interrupt,
         )
-        return self._run(assumptions, limits)
+        return self._run(assume, limits)
 
     def _assumptions(self, assumptions: Iterable[int]) -> list[int]:
         """The assumptions as ints; their variables become known (`nof_vars`), as in PySAT."""
@@ -602,7 +608,7 @@ class Solver:
     def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
         engine = self._live()
         assume = self._assumptions(assumptions)
-        start = time.perf_counter()
+        start = time.process_time()  # (CPU time, as PySAT's use_timer measures)
         flag = limits.interrupt if limits.interrupt is not None else [False]
         before = flag[0]
         # (Ctrl-C's handler is in place before the step starts and until after it ends)
@@ -612,12 +618,16 @@ class Solver:
             flag[0] = before  # the engine stopped at a safe point and is usable again
             self._status, self._model, self._core = None, None, None
             raise KeyboardInterrupt
-        self._time = time.perf_counter() - start
-        self._time_accum += self._time
+        self._timed(start)
         self._status = result
         self._model = engine.model() if result is True else None
         self._core = engine.core() if result is False else None
         return result
+
+    def _timed(self, start: float) -> None:
+        """Record a call that began at ``start`` (``time.process_time()``) as the last one."""
+        self._time = time.process_time() - start
+        self._time_accum += self._time
 
     def conf_budget(self, budget: int = -1) -> None:
         """Let the following `solve_limited` calls spend ``budget`` more conflicts in all
@@ -645,12 +655,19 @@ class Solver:
         arises) and the literals assigned by them, assumptions included. ``cdcl`` only.
         """
         method = self._cdcl_only("propagate_assumptions", "propagate")
-        return method(self._checked(assumptions), phase_saving)
+        checked = self._checked(assumptions)
+        start = time.process_time()
+        try:
+            return method(checked, phase_saving)
+        finally:
+            self._timed(start)
 
-    def set_phases(self, literals: Iterable[int] = ()) -> None:
+    def set_phases(self, literals: Iterable[int] = (), hard: bool = False) -> None:
         """Branch on these variables with these polarities (as PySAT's ``set_phases``):
         hard, as in MiniSat-GH and CaDiCaL, where PySAT's Minisat22 lets phase saving
-        change them (PySAT's Hitman needs them hard). ``cdcl`` only."""
+        change them (PySAT's Hitman needs them hard). ``hard`` is taken for PySAT's
+        signature and, as by PySAT's Minisat22 and Glucose4, ignored: `prefer_phases`
+        gives soft phases. ``cdcl`` only."""
         self._cdcl_only("set_phases")(self._checked(literals))
 
     def prefer_phases(self, literals: Iterable[int] = ()) -> None:
@@ -717,11 +734,12 @@ class Solver:
         return stats
 
     def time(self) -> float:
-        """Seconds spent in the last solve call (0.0 unless ``use_timer=True``)."""
+        """CPU seconds (``time.process_time``, as PySAT's) spent in the last solve call, one
+        of `enum_models`' solves or `propagate` (0.0 unless ``use_timer=True``)."""
         return self._time if self._use_timer else 0.0
 
     def time_accum(self) -> float:
-        """Seconds spent in all solve calls (0.0 unless ``use_timer=True``)."""
+        """CPU seconds spent in all of them (0.0 unless ``use_timer=True``)."""
         return self._time_accum if self._use_timer else 0.0
 
     def nof_vars(self) -> int:
@@ -733,6 +751,14 @@ class Solver:
         """The number of clauses added (as given; tautologies and duplicates included)."""
         return self._nof_clauses
 
+    def _timed_solve(self, engine: Engine, assume: list[int]) -> bool:
+        """``engine.solve`` under no limit, timed as a solve call."""
+        start = time.process_time()
+        try:
+            return bool(engine.solve(assume, Limits()))
+        finally:
+            self._timed(start)
+
     def enum_models(self, assumptions: Iterable[int] = ()) -> Iterator[list[int]]:
         """Yield every model (over variables 1..`nof_vars`) under the assumptions.
 
@@ -740,7 +766,9 @@ class Solver:
         to a private copy of the formula, so `solve` afterwards answers as before. As in
         PySAT, `get_status` is True and `get_model` the model yielded while one is out,
         and once every model is out `get_status` is False (with no core: the blocking
-        clauses, not the assumptions, made it so).
+        clauses, not the assumptions, made it so; when there was no model at all,
+        `get_core` is the assumptions' core, as after `solve`). The blocking clause is made
+        before a model is yielded: changing the list yielded changes nothing.
 
         >>> with Solver(bootstrap_with=[[-1, 2], [-2, 3]]) as s:
         ...     for m in s.enum_models():
@@ -762,14 +790,19 @@ class Solver:
         try:
             # (the getters said what the last plain solve left, an UNSAT with its core
             # included, while models were yielded and after: audit 21-A #2)
-            while copy.solve(assume, Limits()):
+            found = False
+            while self._timed_solve(copy, assume):
+                found = True
                 model = copy.model()
                 self._status, self._model, self._core = True, list(model), None
+                blocking = [-lit for lit in model]  # (before the caller may change `model`)
                 yield model
-                copy.add_clause([-lit for lit in model])
+                copy.add_clause(blocking)
                 if not model:
                     break  # the empty formula has exactly one (empty) model
-            self._status, self._model, self._core = False, None, None
+            # no model at all: the assumptions' core, as `solve` gives (audit 24-B #5)
+            core = None if found else copy.core()
+            self._status, self._model, self._core = False, None, core
         finally:
             self._enumerations.remove(copy)
             for key, value in copy.stats().items():

@@ -818,3 +818,77 @@ def test_one_clause_given_as_a_formula_is_named() -> None:
         with pytest.raises(TypeError, match="not 5: a formula is"):
             s.add_clause(5)  # type: ignore[arg-type]
         assert s.nof_vars() == 0 and s.solve() is True
+
+
+# -- audit 24-B: what a PySAT user swapping solvers trips on ------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_changing_a_yielded_model_in_place_loses_no_model(mode: str) -> None:
+    # the blocking clause was made from the yielded list after the caller had it
+    for make in (Minisat22, lambda **kw: Solver(mode=mode, **kw)):
+        with make(bootstrap_with=[[1, 2, 3]]) as s:
+            seen = []
+            for model in s.enum_models():
+                seen.append(tuple(model))
+                del model[1:]
+        assert len(set(seen)) == 7
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_enum_models_with_no_model_leaves_the_assumptions_core(mode: str) -> None:
+    with Solver(bootstrap_with=[[-1, 2], [-2, 3]], mode=mode) as s:
+        assert list(s.enum_models(assumptions=[1, -3])) == []
+        assert s.get_status() is False
+        assert sorted(s.get_core()) == [-3, 1]
+    with Minisat22(bootstrap_with=[[-1, 2], [-2, 3]]) as s:  # (what PySAT gives)
+        assert list(s.enum_models(assumptions=[1, -3])) == []
+        assert sorted(s.get_core()) == [-3, 1]
+    with Solver(bootstrap_with=[[1, 2]], mode=mode) as s:  # models found: the blocks did it
+        assert len(list(s.enum_models())) == 3
+        assert (s.get_status(), s.get_core()) == (False, None)
+
+
+def test_set_phases_takes_pysats_hard_parameter() -> None:
+    for hard in (True, False):
+        with Solver(bootstrap_with=[[1, 2]]) as s:
+            s.set_phases([-1, 2], hard=hard)
+            assert s.solve() and s.get_model() == [-1, 2]
+    with Solver(bootstrap_with=[[1, 2]]) as s:
+        s.set_phases([-1, 2], True)  # positionally, as PySAT allows
+        assert s.solve()
+
+
+def test_use_timer_counts_enum_models_and_propagate_in_cpu_time() -> None:
+    rng = random.Random(5)
+    clauses = [[rng.choice([-1, 1]) * v for v in rng.sample(range(1, 41), 3)] for _ in range(60)]
+    with Solver(bootstrap_with=clauses, use_timer=True) as s:
+        count = sum(1 for _ in zip(range(200), s.enum_models(), strict=False))
+        assert count == 200
+        after_enum = s.time_accum()
+        assert after_enum > 0
+        s.propagate([1, 2])
+        assert s.time_accum() > after_enum
+    with Solver(bootstrap_with=clauses) as s:  # without the timer, nothing is measured
+        s.solve()
+        assert (s.time(), s.time_accum()) == (0.0, 0.0)
+
+
+def test_solve_limited_checks_assumptions_even_when_it_stops_at_once() -> None:
+    with Solver(bootstrap_with=[[1, 2], [-1, 2]]) as s:
+        s.interrupt()
+        with pytest.raises(ValueError):
+            s.solve_limited([0])
+        with pytest.raises(TypeError):
+            s.solve_limited(["x"])
+        assert s.solve_limited([99]) is None
+        assert s.nof_vars() == 99  # its variables are known, as in PySAT
+        s.clear_interrupt()
+        assert s.solve() and len(s.get_model()) == 99
+
+
+def test_a_list_where_the_name_goes_says_to_use_bootstrap_with() -> None:
+    from dpll.solver import NoSuchSolverError
+
+    with pytest.raises(NoSuchSolverError, match="must be a str, not list: pass the clauses as"):
+        Solver([[1, 2]])
