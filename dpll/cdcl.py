@@ -1401,9 +1401,10 @@ class CDCLEngine:
 
     def equivalent_clauses(self) -> list[list[int]]:
         """Between solves: the top-level facts as units, the binary clauses and the long
-        original clauses (DIMACS). Clauses satisfied at the top level were dropped and
-        false literals removed, so with the units this has exactly the models of the
-        clauses added; learnt binaries are implied and may be among them."""
+        original clauses (DIMACS). Clauses satisfied at the top level may be among them
+        (simplification is rationed) and false literals are left in, so with the units
+        this has exactly the models of the clauses added; learnt binaries are implied and
+        may be among them."""
         if not self.ok:
             return [[]]
         top = self.trail[: self.trail_lim[0]] if self.trail_lim else self.trail

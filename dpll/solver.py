@@ -573,6 +573,7 @@ class Solver:
         ``expect_interrupt`` is accepted for PySAT compatibility; interrupts always work.
         The solver stays usable after an unknown answer.
         """
+        start = time.process_time()
         stats = self._live().stats()
         assume = self._assumptions(assumptions)  # checked (and made known) on every path
         conflicts = propagations = deadline = None
@@ -586,6 +587,7 @@ class Solver:
             self._status = False if not self._top_level_ok() else None
             self._model = None
             self._core = [] if self._status is False else None
+            self._timed(start)  # (a call all the same, as PySAT times it)
             return self._status
         limits = Limits(
             conflicts=conflicts,

@@ -171,15 +171,17 @@ def _run(
         )
     if names and cnf_path is None:
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
+    defaulted = mode is None
     if mode is None:  # an answer needs dpll only for checks: cdcl makes them in seconds
         mode = "classic" if answer_path is None else "cdcl"
     if heuristic is None:  # named in the report, text and JSON alike
         heuristic = "two-clause" if mode == "classic" else "vsids"
     if heuristic is not None and heuristic not in HEURISTICS[mode]:
         other = "cdcl" if mode == "classic" else "classic"
+        default = " (the default with --answer)" if defaulted and answer_path else ""
         raise click.UsageError(
             f"--heuristic {heuristic} belongs to --mode {other};"
-            f" --mode {mode} takes {', '.join(HEURISTICS[mode])}"
+            f" --mode {mode}{default} takes {', '.join(HEURISTICS[mode])}"
         )
     if answer_path is not None:
         inputs = (*inputs, answer_path)

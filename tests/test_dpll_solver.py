@@ -892,3 +892,29 @@ def test_a_list_where_the_name_goes_says_to_use_bootstrap_with() -> None:
 
     with pytest.raises(NoSuchSolverError, match="must be a str, not list: pass the clauses as"):
         Solver([[1, 2]])
+
+
+def test_use_timer_reads_the_cpu_clock_on_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # PySAT times with time.process_time, every solve_limited call included (review 24)
+    import dpll.solver as solver_module
+
+    ticks = itertools.count(0, 5)
+    monkeypatch.setattr(solver_module.time, "process_time", lambda: float(next(ticks)))
+    with Solver(bootstrap_with=[[1, 2], [-1, 2]], use_timer=True) as s:
+        assert s.solve()
+        assert s.time() == 5.0
+        s.interrupt()
+        assert s.solve_limited() is None  # stopped at once: timed all the same
+        assert (s.time(), s.time_accum()) == (5.0, 10.0)
+
+
+def test_after_delete_results_stay_and_work_raises() -> None:
+    s = Solver(bootstrap_with=[[1, 2]])
+    assert s.solve(assumptions=[-1])
+    s.delete()
+    assert (s.get_status(), s.get_model(), s.nof_vars()) == (True, [-1, 2], 2)
+    for call in (s.solve, lambda: s.add_clause([1]), lambda: s.conf_budget(5), s.enum_models):
+        with pytest.raises(RuntimeError, match="deleted"):
+            result = call()
+            if result is not None and not isinstance(result, bool):
+                next(iter(result))

@@ -255,3 +255,12 @@ def test_answer_puzzle_agrees_with_solve_puzzle_on_uniqueness():
     assert theirs.stats == {} and theirs.check_stats  # dpll only ran the uniqueness check
     with pytest.raises(FormatError, match="gives variable 126 a value"):
         answer_puzzle(puzzle, {126: True}, "m")
+
+
+def test_a_heuristic_of_the_other_mode_names_the_default_mode_of_answers(tmp_path):
+    answer = write(tmp_path, "e.out", minisat_result_text(SolverResult("SAT", einstein_model())))
+    result = run("einstein", "--answer", answer, "--heuristic", "jw")
+    assert result.exit_code == 2
+    assert "--mode cdcl (the default with --answer) takes vsids" in result.output
+    assert run("einstein", "--answer", answer, "--heuristic", "jw", "--mode", "classic",
+               "-q").exit_code == 10  # fmt: skip
