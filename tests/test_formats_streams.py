@@ -222,19 +222,22 @@ def test_garbage_after_compression_magic_is_an_error(tmp_path):
 
 def test_decode_text():
     assert decode_text(b"\xef\xbb\xbfa\r\nb", "f") == "a\r\nb"
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"ok\nok\nbad \xff\n", "f:3: not UTF-8 text (byte 0xff)"),
+        (b"ok\n\x00\x01", "f:2: binary data (NUL byte), not text"),
+        # lines end at LF, CRLF or a lone CR, as text_lines splits them (audit 24-A #2)
+        (b"ok\rok\r\nok\nbad \xff\r", "f:4: not UTF-8 text (byte 0xff)"),
+        (b"ok\r\r\x00", "f:3: binary data (NUL byte), not text"),
+    ],
+)
+def test_decode_text_errors_name_the_line(data: bytes, error: str):
     with pytest.raises(FormatError) as info:
-        decode_text(b"ok\nok\nbad \xff\n", "f")
-    assert str(info.value) == "f:3: not UTF-8 text (byte 0xff)"
-    with pytest.raises(FormatError) as info:
-        decode_text(b"ok\n\x00\x01", "f")
-    assert str(info.value) == "f:2: binary data (NUL byte), not text"
-    # lines end at LF, CRLF or a lone CR, as text_lines splits them (audit 24-A #2)
-    with pytest.raises(FormatError) as info:
-        decode_text(b"ok\rok\r\nok\nbad \xff\r", "f")
-    assert str(info.value) == "f:4: not UTF-8 text (byte 0xff)"
-    with pytest.raises(FormatError) as info:
-        decode_text(b"ok\r\r\x00", "f")
-    assert str(info.value) == "f:3: binary data (NUL byte), not text"
+        decode_text(data, "f")
+    assert str(info.value) == error
 
 
 # -- streaming blocks ---------------------------------------------------------------------
