@@ -185,7 +185,8 @@ def _run(
         )
     if answer_path is not None:
         inputs = (*inputs, answer_path)
-        check_output(cnf_path or "-", inputs=inputs)  # (before the answer is read)
+        if cnf_path is not None:
+            check_output(cnf_path, inputs=inputs)  # (before the answer is read)
     if cnf_path is not None:
         write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
         if not quiet and not as_json:
@@ -240,8 +241,8 @@ def read_answer(
 ) -> tuple[dict[int, bool] | None, int | None]:
     """The model of another solver's answer to the puzzle's CNF, as ``{variable: value}``
     (None when it says UNSATISFIABLE), and the line that says its status when known.
-    An UNKNOWN, a SAT without a model, MiniSat's screen output, or an answer whose solver
-    read another header is a FormatError."""
+    An UNKNOWN raises `_NoAnswer`; a SAT without a model, MiniSat's screen output, or an
+    answer whose solver read another header is a FormatError."""
     name = display_name(path)
     text = read_answer_text(path, name)
     if not text.strip():
