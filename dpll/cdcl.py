@@ -1011,8 +1011,8 @@ class CDCLEngine:
         Rationed as MiniSat rations it (``simpDB_props``): after a simplification, the
         next waits until the search has propagated as many literals as the clauses hold,
         so that its cost (a pass over every clause and a rebuild of every watch list) stays
-        a share of the search's. Run at each new top-level fact, it took 45% of the
-        logistics instances' solve time.
+        a share of the search's. Run at each new top-level fact, it took 46% of
+        logistics.a's solve time (15 runs, 28.5 of 62 ms).
         """
         if len(self.trail) == self.simp_assigns or self.n_propagations < self.simp_props:
             return
