@@ -66,6 +66,16 @@ def literal(value: Any) -> int:
         raise TypeError(f"a literal must be a non-zero int, not {value!r}") from None
 
 
+def count_argument(value: Any, name: str) -> int:
+    """A budget or other count given as an int (numpy ints and, as PySAT takes them, bools
+    included): a float, a string or None is a TypeError naming ``name``, as PySAT's
+    solvers refuse them (``conf_budget(1e3)`` set a budget of a float)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {value!r}") from None
+
+
 def not_a_clause(clause: Any) -> TypeError:
     """The error for a clause that is no iterable: ``Solver(bootstrap_with=[1, -2])`` and
     ``add_clause(5)`` said "'int' object is not iterable" (audit 21-A #3)."""

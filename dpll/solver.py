@@ -54,6 +54,7 @@ from dpll.inputs import (
     NO_ATMOST,
     ZERO_LITERAL,
     clauses_of,
+    count_argument,
     declared_vars,
     has_atmosts,
     literal,
@@ -634,12 +635,14 @@ class Solver:
     def conf_budget(self, budget: int = -1) -> None:
         """Let the following `solve_limited` calls spend ``budget`` more conflicts in all
         (counted from now, as in PySAT; 0 or negative: no limit). `solve` clears it."""
+        budget = count_argument(budget, "conf_budget's budget")
         conflicts = self._live().stats()["conflicts"]
         self._conf_limit = conflicts + budget if budget > 0 else None
 
     def prop_budget(self, budget: int = -1) -> None:
         """Let the following `solve_limited` calls spend ``budget`` more propagations in all
         (counted from now, as in PySAT; 0 or negative: no limit). `solve` clears it."""
+        budget = count_argument(budget, "prop_budget's budget")
         propagations = self._live().stats()["propagations"]
         self._prop_limit = propagations + budget if budget > 0 else None
 

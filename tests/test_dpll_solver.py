@@ -918,3 +918,16 @@ def test_after_delete_results_stay_and_work_raises() -> None:
             result = call()
             if result is not None and not isinstance(result, bool):
                 next(iter(result))
+
+
+@pytest.mark.parametrize("bad", [1e3, "10", None, 2.5])
+def test_budgets_take_ints_only_as_pysats_do(bad: object) -> None:
+    for name in ("conf_budget", "prop_budget"):
+        message = rf"^{name}'s budget must be an int, not "
+        with Solver(bootstrap_with=[[1, 2]]) as s, pytest.raises(TypeError, match=message):
+            getattr(s, name)(bad)
+        with Minisat22(bootstrap_with=[[1, 2]]) as m, pytest.raises(TypeError):
+            getattr(m, name)(bad)  # (what PySAT does)
+    with Solver(bootstrap_with=[[1, 2], [-1, 2]]) as s:
+        s.conf_budget(True)  # an int to Python and to PySAT: one conflict
+        assert s.solve_limited() is True
