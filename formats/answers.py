@@ -14,7 +14,9 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from formats.assignment import DPOutput, parse_dp_output
 from formats.errors import FormatError
+from formats.results import not_an_answer
 from formats.streams import bad_byte, decode_text, read_bytes, text_lines
 
 _SOLVED_HEADER = re.compile(r"(?:found|parsed) 'p cnf ([0-9]+) ([0-9]+)' header")
@@ -34,10 +36,13 @@ def looks_like_result(text: str) -> bool:
 
 
 def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
-    """The answer file's text. A byte that is not UTF-8 is an error naming its line,
-    except on a solver's ``c`` lines, which satkit does not use: cadical and kissat quote
-    the CNF's file name there, in whatever encoding the name has."""
+    """The answer file's text. Empty (or blank) is an error. A byte that is not UTF-8 is
+    an error naming its line, except on a solver's ``c`` lines, which satkit does not
+    use: cadical and kissat quote the CNF's file name there, in whatever encoding the
+    name has."""
     text = decode_text(read_bytes(path), name, keep_bad_bytes=True)
+    if not text.strip():
+        raise FormatError(name, 1, "empty input: no answer to decode")
     if bad_byte(text) is None:
         return text
     result = looks_like_result(text)
@@ -46,6 +51,19 @@ def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
         if found is not None and not (result and line.lstrip().startswith("c")):
             raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
     return text
+
+
+def read_dp_answer(text: str, name: str) -> DPOutput:
+    """The answer as the assignment's DP output; when it is none, the error says what it is
+    instead if it can (`formats.results.not_an_answer`: `minisat IN.cnf > OUT` saves
+    MiniSat's screen output, a natural mistake), else the DP reader's error."""
+    try:
+        return parse_dp_output(text, name)
+    except FormatError:
+        refused = not_an_answer(text, name)
+        if refused is not None:
+            raise refused from None
+        raise
 
 
 def check_solved_header(

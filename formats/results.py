@@ -294,8 +294,10 @@ def _result_then_screen(text: str, name: str) -> SolverResult | None:
     the ``SATISFIABLE`` verdict, which must agree with the result's status."""
     lines = text_lines(text.lstrip("\ufeff"))
     first = next((line.strip() for line in lines if line.strip()), "")
+    if first not in _MINISAT_WORDS:
+        return None
     screen = screen_output_line(text)
-    if first not in _MINISAT_WORDS or screen is None:
+    if screen is None:
         return None
     result = parse_minisat_result("\n".join(lines[: screen - 1]), name)
     last = max(n for n, line in enumerate(lines, start=1) if line.strip())

@@ -21,8 +21,12 @@ from typing import Any
 
 import click
 
-from formats.answers import check_solved_header, looks_like_result, read_answer_text
-from formats.assignment import parse_dp_output
+from formats.answers import (
+    check_solved_header,
+    looks_like_result,
+    read_answer_text,
+    read_dp_answer,
+)
 from formats.cli import (
     PATH,
     PATH_OR_DASH,
@@ -40,7 +44,7 @@ from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory
-from formats.results import not_an_answer, parse_result
+from formats.results import parse_result
 from formats.streams import (
     COMPRESSED_SUFFIXES,
     atomic_output,
@@ -405,8 +409,6 @@ def decode_command(
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
     name = display_name(answer)
     text = read_answer_text(answer, name)
-    if not text.strip():
-        raise FormatError(name, 1, "empty input: no answer to decode")
     maze = _read(maze_file, strict, quiet, steps) if maze_file else None
     formula, read_key = _read_cnf(cnf_file, strict) if cnf_file else (None, None)
     if formula is not None:
@@ -450,14 +452,7 @@ def decode_command(
             nvars=nvars,
         )
     else:
-        try:
-            dp_output = parse_dp_output(text, name)
-        except FormatError:
-            # not a DP output: `minisat IN.cnf > OUT` is a natural mistake, so say so
-            screen = not_an_answer(text, name)
-            if screen is not None:
-                raise screen from None
-            raise
+        dp_output = read_dp_answer(text, name)
         print_warnings(dp_output.warnings, quiet)
         first_line = _back_matter_line(text)
         key_source: str | Key | None = dp_output.back_matter

@@ -15,8 +15,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
-from formats.answers import check_solved_header, looks_like_result, read_answer_text
-from formats.assignment import parse_dp_output
+from formats.answers import (
+    check_solved_header,
+    looks_like_result,
+    read_answer_text,
+    read_dp_answer,
+)
 from formats.cli import (
     PATH,
     PATH_OR_DASH,
@@ -29,7 +33,7 @@ from formats.cli import (
 )
 from formats.dimacs import write_dimacs
 from formats.errors import FormatError, count
-from formats.results import not_an_answer, parse_result
+from formats.results import parse_result
 from formats.streams import check_output, display_name, is_stdout
 from puzzles.decoder import DecodeError, Solution, format_table
 from puzzles.einstein import einstein_puzzle
@@ -245,16 +249,8 @@ def read_answer(
     answer whose solver read another header is a FormatError."""
     name = display_name(path)
     text = read_answer_text(path, name)
-    if not text.strip():
-        raise FormatError(name, 1, "empty input: no answer to decode")
     if not looks_like_result(text):
-        try:
-            dp_output = parse_dp_output(text, name)
-        except FormatError:
-            refused = not_an_answer(text, name)  # `minisat IN.cnf > OUT` saved the screen
-            if refused is not None:
-                raise refused from None
-            raise
+        dp_output = read_dp_answer(text, name)
         print_warnings(dp_output.warnings, quiet)
         return dp_output.valuation, None
     result = parse_result(text, name)
