@@ -362,6 +362,29 @@ def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
     assert (tmp_path / "cactus.svg").stat().st_size and (tmp_path / "both.svg").stat().st_size
 
 
+def test_the_scatter_legend_covers_no_point(tmp_path, monkeypatch):
+    # in the lower-right corner it hid the SATLIB instances MiniSat solved more slowly (sweep 25)
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
+    from crosscheck import plot
+
+    plt = plot.load_pyplot()
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure: (figures.append(figure), close(figure)))
+    records = [{"timeout": 20, "runs": {"dpll": {"status": "SAT", "seconds": 10.0 ** -k},
+                                        "minisat22": {"status": "SAT", "seconds": 10.0 ** -j}}}
+               for k in range(5) for j in range(5)]  # fmt: skip
+    plot.write_plots(records, tmp_path / "both.png", solvers=["dpll", "minisat22"])
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = figures[0]
+    renderer = FigureCanvasAgg(figure).get_renderer()  # (closed: it lost its canvas)
+    scatter = figure.axes[1]
+    legend = scatter.get_legend().get_window_extent(renderer)
+    assert not legend.overlaps(scatter.get_window_extent(renderer))
+    assert figure.bbox.contains(legend.x1, legend.y1) and figure.bbox.contains(legend.x0, legend.y0)
+
+
 def test_maze_cnf_with_its_maze(tmp_path):
     cnf = tmp_path / "small.cnf"
     assert (
