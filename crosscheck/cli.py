@@ -52,7 +52,7 @@ from crosscheck.generators import MIN_VARS
 from crosscheck.instances import Instance, discover, is_instance_file, load_instance
 from crosscheck.plot import PlotUnavailable, load_pyplot, plot_format, plot_point, write_plots
 from crosscheck.registry import canonical_name, unavailable_reason
-from crosscheck.report import Tally, failure_lines, notice_lines, summary_lines
+from crosscheck.report import Tally, failure_lines, family_lines, notice_lines, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
 from formats.cli import (
@@ -389,6 +389,12 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
     callback=_plot_path,
     help="Write a cactus plot and a scatter to FILE.png, FILE.svg or FILE.pdf (by its suffix).",
 )
+@click.option(
+    "--by-family",
+    is_flag=True,
+    help="After the summary, a table by family (the folder each file sits in): instances, "
+    "failed, timed out, and each solver's solved runs and median solve time.",
+)
 @encoding_option("How maze files are encoded.")
 @click.option(
     "--maze", "maze_path", metavar="MAZE", help="The maze of the maze CNFs given ('-' = stdin)."
@@ -407,6 +413,7 @@ def crosscheck_command(
     json_path: str | None,
     resume: bool,
     plot_path: str | None,
+    by_family: bool,
     encoding: str,
     maze_path: str | None,
     strict: bool,
@@ -511,6 +518,8 @@ def crosscheck_command(
     if plot_path:  # first: a closed stdout (`| head`) must not cost the picture
         write_plots(plotted, plot_path, solvers=solvers)
     _echo_lines(summary_lines(summary, elapsed), err=out_err)
+    if by_family:
+        _echo_lines(["", *family_lines(summary)], err=out_err)
     _echo_lines(failure_lines(summary), err=out_err)
     if plot_path and not quiet:
         _echo(f"plot: {plot_path}", err=True)

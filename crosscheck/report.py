@@ -1,4 +1,5 @@
-"""The end-of-batch summary: counts per verdict, a table per solver, and what failed, as text.
+"""The end-of-batch summary: counts per verdict, a table per solver (and per family), and what
+failed, as text.
 
 Per solver: runs, solved (answered SAT or UNSAT), agree, disagree, invalid
 (model, proof or path), crash, timeout, total and median solve time (over
@@ -7,11 +8,14 @@ instances both solved (MiniSat = ``minisat22`` from PySAT, else
 ``bin:minisat``). Times are solve-call times for in-process and PySAT
 solvers and whole-process times for external programs. Then per solver its
 UNSAT proofs (verified, rejected, unchecked), and how many instances' UNSAT
-rests on one solver's unchecked answer.
+rests on one solver's unchecked answer. Per family (``--by-family``; a family is
+the folder a file sits in): instances, failed and timed-out instances, and each
+solver's solved runs and median solve time.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -80,6 +84,18 @@ class SolverRow:
 
 
 @dataclass
+class FamilyRow:
+    """One line of the per-family table (``--by-family``): a family's instances, how many
+    failed or timed out, and each solver's solved runs and their solve times."""
+
+    family: str
+    instances: int = 0
+    failed: int = 0
+    timed_out: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)  # by solver, solved runs
+
+
+@dataclass
 class Summary:
     """What a batch found.
 
@@ -100,6 +116,7 @@ class Summary:
     timed_out: list[dict[str, Any]]
     unchecked: list[tuple[str, str, str]] = field(default_factory=list)
     unconfirmed: list[tuple[str, str]] = field(default_factory=list)
+    families: list[FamilyRow] = field(default_factory=list)  # in natural order of name
 
     @property
     def ok(self) -> bool:
@@ -133,6 +150,7 @@ class Tally:
         self.timed_out: list[tuple[int, dict[str, Any]]] = []
         self.unchecked: list[tuple[int, tuple[str, str, str]]] = []
         self.unconfirmed: list[tuple[int, tuple[str, str]]] = []
+        self.families: dict[str, FamilyRow] = {}
 
     def add(self, record: dict[str, Any]) -> None:
         """Count one instance's record."""
@@ -143,6 +161,13 @@ class Tally:
         if verdict != "bad-input":  # unread: counted as bad input, not as unknown
             self.answers[record.get("answer") or "unknown"] += 1
         runs = record.get("runs", {})
+        family_name = record.get("family") or ""
+        family = self.families.get(family_name)
+        if family is None:
+            family = self.families[family_name] = FamilyRow(family_name)
+        family.instances += 1
+        family.failed += verdict in FAILED_VERDICTS
+        family.timed_out += verdict == "timeout"
         ref = runs.get(self.reference) if self.reference else None
         ref_time = ref["seconds"] if ref and ref["status"] in ("SAT", "UNSAT") else None
         for name, run in runs.items():
@@ -162,6 +187,7 @@ class Tally:
             if run["status"] in ("SAT", "UNSAT"):
                 row.solved += 1
                 row.times.append(run["seconds"])
+                family.times.setdefault(name, []).append(run["seconds"])
                 if ref_time and ref_time > 0:
                     row.ratios.append(run["seconds"] / ref_time)
         if verdict in FAILED_VERDICTS:
@@ -182,6 +208,7 @@ class Tally:
             self.instances, self.answers, self.verdicts, list(self.rows.values()),
             self.reference, ordered(self.failed), ordered(self.timed_out),
             ordered(self.unchecked), ordered(self.unconfirmed),
+            [self.families[name] for name in sorted(self.families, key=_natural)],
         )  # fmt: skip
 
 
@@ -193,6 +220,11 @@ def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) ->
     for record in records:
         tally.add(record)
     return tally.summary()
+
+
+def _natural(name: str) -> list[Any]:
+    """Sort key that puts ``flat30`` before ``flat100`` (digit runs compare as numbers)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def _seconds(value: float | None) -> str:
@@ -242,12 +274,7 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
         if summary.reference:
             cells.append(_ratio(row.median_ratio))
         table.append(cells)
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    lines = [head, ""]
-    for line in table:
-        cells = [line[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
-        lines.append("  ".join(cells).rstrip())
+    lines = [head, "", *_aligned(table)]
     for row in summary.rows:
         if row.proofs:
             counts = ", ".join(f"{n} {kind}" for kind, n in sorted(row.proofs.items()))
@@ -258,6 +285,35 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
             f"unconfirmed: the UNSAT of {count} instance{'' if count == 1 else 's'} rests on "
             "one solver alone, with no verified proof"
         )
+    return lines
+
+
+def family_lines(summary: Summary) -> list[str]:
+    """The per-family table (``--by-family``): each family's instances, failed and timed-out
+    instances, and each solver's solved runs and median solve time over them. A family is
+    the folder a file sits in (or the fuzz family); files given with no folder are ``-``."""
+    names = [row.solver for row in summary.rows]
+    table = [["family", "instances", "failed", "timeout"]]
+    for name in names:
+        table[0] += [f"{name} solved", "median s"]
+    for family in summary.families:
+        cells = [family.family or "-", str(family.instances), str(family.failed),
+                 str(family.timed_out)]  # fmt: skip
+        for name in names:
+            times = family.times.get(name, [])
+            cells += [str(len(times)), _seconds(statistics.median(times) if times else None)]
+        table.append(cells)
+    return _aligned(table)
+
+
+def _aligned(table: list[list[str]]) -> list[str]:
+    """Rows of cells as lines: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    lines = []
+    for line in table:
+        cells = [line[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
     return lines
 
 

@@ -362,6 +362,24 @@ def test_plot_of_runs_that_all_timed_out_warns_nothing(tmp_path):
     assert (tmp_path / "cactus.svg").stat().st_size and (tmp_path / "both.svg").stat().st_size
 
 
+def test_by_family_prints_a_table_by_folder(tmp_path):
+    for folder, text in (("sat", SAT_CNF), ("unsat", UNSAT_CNF)):
+        (tmp_path / folder).mkdir()
+        for n in range(3 if folder == "sat" else 2):
+            (tmp_path / folder / f"{n}.cnf").write_text(text)
+    result = invoke("crosscheck", str(tmp_path), "-s", "dpll,minisat22", "--by-family")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("family "))
+    header = ["family", "instances", "failed", "timeout", "dpll:cdcl", "solved"]
+    assert lines[at].split()[:6] == header
+    rows = {line.split()[0]: line.split()[1:] for line in lines[at + 1 : at + 3]}
+    assert rows["sat"][:4] == ["3", "0", "0", "3"] and rows["unsat"][:4] == ["2", "0", "0", "2"]
+    assert rows["sat"][5] == "3" and rows["unsat"][5] == "2"  # minisat22 solved
+    without = invoke("crosscheck", str(tmp_path), "-s", "dpll,minisat22")
+    assert not any(line.startswith("family ") for line in without.output.splitlines())
+
+
 def test_the_scatter_legend_covers_no_point(tmp_path, monkeypatch):
     # in the lower-right corner it hid the SATLIB instances MiniSat solved more slowly (sweep 25)
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")

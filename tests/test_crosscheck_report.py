@@ -8,7 +8,7 @@ import tracemalloc
 import pytest
 
 from crosscheck.check import LONE_UNSAT
-from crosscheck.report import Tally, failure_lines, summarize, summary_lines
+from crosscheck.report import Tally, failure_lines, family_lines, summarize, summary_lines
 
 
 def run(status, seconds, outcome="agree", **extra):
@@ -48,6 +48,23 @@ def test_counts_medians_and_ratios():
     assert ours.proofs == {"verified": 1, "rejected": 1, "unchecked": 1}
     assert [r["instance"] for r in summary.failed] == ["d", "e"]
     assert [r["instance"] for r in summary.timed_out] == ["c"]
+
+
+def test_by_family_counts_each_folder_apart_in_natural_order():
+    families = ["flat100", "flat30", "flat100", "", "flat100", "flat30"]
+    records = [dict(record, family=name) for record, name in zip(RECORDS, families, strict=True)]
+    summary = summarize(records, ["dpll:cdcl", "minisat22"])
+    assert [row.family for row in summary.families] == ["", "flat30", "flat100"]
+    lines = family_lines(summary)
+    assert lines[0].split() == ["family", "instances", "failed", "timeout", "dpll:cdcl",
+                                "solved", "median", "s", "minisat22", "solved", "median", "s"]
+    # flat100 holds a (0.4 / 0.1), c (timeout / 0.2) and e (bad input, no runs);
+    # flat30 holds b (3.0 / 0.5) and f (2.0 / 1.0); "-" holds the disagreeing d
+    assert [line.split() for line in lines[1:]] == [
+        ["-", "1", "1", "0", "1", "1.000", "1", "0.250"],
+        ["flat30", "2", "0", "0", "2", "2.500", "2", "0.750"],
+        ["flat100", "3", "1", "1", "1", "0.400", "2", "0.150"],
+    ]  # fmt: skip
 
 
 def test_text():
