@@ -392,8 +392,8 @@ def _echo_lines(lines: Iterable[str], err: bool = False) -> None:
 @click.option(
     "--by-family",
     is_flag=True,
-    help="After the summary, a table by family (the folder each file sits in): instances, "
-    "failed, timed out, and each solver's solved runs and median solve time.",
+    help="After the summary, a table by family (the name of the folder each file sits in): "
+    "instances, failed, timed out, and each solver's solved runs and median solve time.",
 )
 @encoding_option("How maze files are encoded.")
 @click.option(

@@ -84,8 +84,14 @@ class Instance:
 
 
 def natural_key(text: str) -> list[object]:
-    """Sort key that orders ``x-2`` before ``x-10`` (numbers compared as numbers)."""
-    return [int(part) if part.isdigit() else part for part in _NUMBER_RUN.split(text)]
+    """Sort key that orders ``x-2`` before ``x-10`` (numbers compared as numbers).
+
+    The split alternates text and runs of ASCII digits, so only the odd places are
+    numbers: ``str.isdigit`` also holds for ``²`` (which ``int`` refuses) and ``٣`` (which
+    it reads, putting an int where other keys hold text), and either name crashed a folder
+    walk (review 25)."""
+    parts = _NUMBER_RUN.split(text)
+    return [int(part) if place % 2 else part for place, part in enumerate(parts)]
 
 
 def is_instance_file(name: str) -> bool:

@@ -15,7 +15,6 @@ solver's solved runs and median solve time.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crosscheck.check import FAILURES, LONE_UNSAT, why_no_proof
+from crosscheck.instances import natural_key
 
 REFERENCES = ("minisat22", "bin:minisat")
 """The solvers whose time the ratio column divides by, first present wins."""
@@ -208,7 +208,7 @@ class Tally:
             self.instances, self.answers, self.verdicts, list(self.rows.values()),
             self.reference, ordered(self.failed), ordered(self.timed_out),
             ordered(self.unchecked), ordered(self.unconfirmed),
-            [self.families[name] for name in sorted(self.families, key=_natural)],
+            [self.families[name] for name in sorted(self.families, key=natural_key)],
         )  # fmt: skip
 
 
@@ -220,11 +220,6 @@ def summarize(records: Iterable[dict[str, Any]], solvers: Sequence[str] = ()) ->
     for record in records:
         tally.add(record)
     return tally.summary()
-
-
-def _natural(name: str) -> list[Any]:
-    """Sort key that puts ``flat30`` before ``flat100`` (digit runs compare as numbers)."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def _seconds(value: float | None) -> str:
@@ -290,8 +285,9 @@ def summary_lines(summary: Summary, elapsed: float | None = None) -> list[str]:
 
 def family_lines(summary: Summary) -> list[str]:
     """The per-family table (``--by-family``): each family's instances, failed and timed-out
-    instances, and each solver's solved runs and median solve time over them. A family is
-    the folder a file sits in (or the fuzz family); files given with no folder are ``-``."""
+    instances, and each solver's solved runs and median solve time over them (to a tenth of
+    a millisecond below 1 s). A family is the name of the folder a file sits in (folders of
+    one name in different trees share a row; stdin is ``-``)."""
     names = [row.solver for row in summary.rows]
     table = [["family", "instances", "failed", "timeout"]]
     for name in names:
@@ -301,7 +297,10 @@ def family_lines(summary: Summary) -> list[str]:
                  str(family.timed_out)]  # fmt: skip
         for name in names:
             times = family.times.get(name, [])
-            cells += [str(len(times)), _seconds(statistics.median(times) if times else None)]
+            median = statistics.median(times) if times else None
+            # to a tenth of a millisecond: whole families of small files take under one
+            fine = median is not None and median < 1
+            cells += [str(len(times)), f"{median:.4f}" if fine else _seconds(median)]
         table.append(cells)
     return _aligned(table)
 

@@ -380,6 +380,18 @@ def test_by_family_prints_a_table_by_folder(tmp_path):
     assert not any(line.startswith("family ") for line in without.output.splitlines())
 
 
+def test_folders_named_with_digits_that_are_no_ascii_digits(tmp_path):
+    # '²' crashed the folder walk and the summary after the batch; '٣' beside 'abc' too
+    for name in ("²", "٣", "abc", "m1²"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "f.cnf").write_text(SAT_CNF)
+    result = invoke("crosscheck", str(tmp_path), "-s", "dpll", "--by-family")
+    assert result.exit_code == 0 and "4 instances: 4 SAT" in result.output
+    at = result.output.index("family ")
+    assert [line.split()[0] for line in result.output[at:].splitlines()[1:5]] == [
+        "abc", "m1²", "²", "٣"]  # fmt: skip
+
+
 def test_the_scatter_legend_covers_no_point(tmp_path, monkeypatch):
     # in the lower-right corner it hid the SATLIB instances MiniSat solved more slowly (sweep 25)
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
