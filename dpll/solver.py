@@ -559,7 +559,9 @@ class Solver:
         False
         """
         self._conf_limit = self._prop_limit = self._time_budget = None
-        result = self._run(assumptions, Limits(interrupt=[False]))  # (the flag: Ctrl-C's)
+        self._live()  # (a deleted solver says so before its assumptions are looked at)
+        assume = self._assumptions(assumptions)
+        result = self._run(assume, Limits(interrupt=[False]))  # (the flag: Ctrl-C's)
         assert result is not None  # no limit was given
         return result
 
@@ -608,9 +610,9 @@ class Solver:
         self._grow(max(map(abs, assume), default=0))
         return assume
 
-    def _run(self, assumptions: Iterable[int], limits: Limits) -> bool | None:
+    def _run(self, assume: list[int], limits: Limits) -> bool | None:
+        """Solve under ``assume`` (checked by `_assumptions`) within ``limits``."""
         engine = self._live()
-        assume = self._assumptions(assumptions)
         start = time.process_time()  # (CPU time, as PySAT's use_timer measures)
         flag = limits.interrupt if limits.interrupt is not None else [False]
         before = flag[0]

@@ -176,7 +176,7 @@ def _run(
     if names and cnf_path is None:
         raise click.UsageError("--names only applies to the CNF file: add --cnf OUT")
     defaulted = mode is None
-    if mode is None:  # an answer needs dpll only for checks: cdcl makes them in seconds
+    if defaulted:  # an answer needs dpll only for checks: cdcl makes them in seconds
         mode = "classic" if answer_path is None else "cdcl"
     if heuristic is None:  # named in the report, text and JSON alike
         heuristic = "two-clause" if mode == "classic" else "vsids"
