@@ -59,7 +59,7 @@ from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
 from maze.key import Key, at_name, has_name, key_from_names, parse_key
 from maze.model import Maze
-from maze.parser import read_maze
+from maze.parser import read_maze, steps_beyond_max
 from maze.pipeline import (
     CONFIRM_SECONDS,
     Attempt,
@@ -160,6 +160,9 @@ class _Steps(click.ParamType):
         text = str(value).strip()
         if not re.fullmatch(r"[0-9]+", text):
             self.fail(f"K must be a non-negative integer (digits 0-9), not {value!r}", param, ctx)
+        too_many = steps_beyond_max(text)
+        if too_many:
+            self.fail(too_many, param, ctx)
         return int(text)
 
 

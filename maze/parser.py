@@ -16,9 +16,9 @@ missing final newline.
 
 Errors (:class:`~formats.errors.FormatError`, with the line): an unknown node
 as a line's head or in a NEXT list, two lines for one node, an undeclared
-treasure, a steps value that is not a non-negative integer, no START, a line
-without the TREASURES/NEXT keywords, a name declared twice or named like a
-keyword, and the toll variant's ``TOLLS`` lines.
+treasure, a steps value that is not a non-negative integer (or is above
+`MAX_STEPS`), no START, a line without the TREASURES/NEXT keywords, a name
+declared twice or named like a keyword, and the toll variant's ``TOLLS`` lines.
 
 Warnings (errors with ``strict=True``): names longer than the course's limits
 (5 characters for nodes, 10 for treasures), a declared node without a line, a
@@ -31,8 +31,9 @@ from __future__ import annotations
 import os
 import re
 
-from formats.dimacs import is_answer_line
+from formats.dimacs import is_answer_line, literal_for_message
 from formats.errors import FormatError, FormatWarning
+from formats.formula import MAX_VARIABLES
 from formats.streams import display_name, read_text, text_lines
 from maze.model import NODE_NAME_LIMIT, START, TREASURE_NAME_LIMIT, Maze
 
@@ -40,6 +41,24 @@ KEYWORDS = ("TREASURES", "NEXT")
 """The node-line keywords; no node or treasure may be called like one."""
 
 _STEPS = re.compile(r"[0-9]+")
+
+MAX_STEPS = MAX_VARIABLES - 1
+"""The largest K: a walk of K moves has K+1 times, each with an At atom of START at least,
+and DIMACS numbers no more than MAX_VARIABLES variables."""
+
+
+def steps_beyond_max(digits: str) -> str | None:
+    """The message refusing K written as ``digits`` (ASCII digits) when it is above
+    `MAX_STEPS`, else None. Thousands of digits are refused before ``int`` (which has a
+    limit of its own) and cut short in the message."""
+    significant = digits.lstrip("0")
+    if len(significant) <= len(str(MAX_STEPS)) and int(significant or "0") <= MAX_STEPS:
+        return None
+    return (
+        f"K {literal_for_message(digits.encode())} is more than {MAX_STEPS:,}: a walk of K "
+        f"moves has an At atom of START for each of its K+1 times, and DIMACS numbers at most "
+        f"{MAX_VARIABLES:,} variables"
+    )
 
 
 class _Reader:
@@ -147,6 +166,9 @@ def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Ma
     if not _STEPS.fullmatch(steps_text):
         shown = steps_text if steps_text else "an empty line"
         raise reader.error(3, f"the steps value must be a non-negative integer, not {shown!r}")
+    too_many = steps_beyond_max(steps_text)
+    if too_many:
+        raise reader.error(3, too_many)
     steps = int(steps_text)
 
     node_set = set(nodes)

@@ -113,12 +113,13 @@ def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkey
     import maze.cli
 
     maze_file = tmp_path / "hugek.txt"
-    maze_file.write_text(HUGE_K.format(k=99_999_999_999_999))
+    maze_file.write_text(HUGE_K.format(k=2_000_000_000))
     out = tmp_path / "out.txt"
+    monkeypatch.setattr(maze.cli, "_free_disk", lambda output: 10**10)  # any machine: 10 GB
     result = run("encode", maze_file, "-o", out)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"error: {maze_file}:3: K gives 599,999,999,999,999 clauses")
-    assert "GB of disk" in result.stderr
+    assert result.stderr.startswith(f"error: {maze_file}:3: K gives 12,000,000,005 clauses")
+    assert "GB of disk; 10.0 GB are available" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hugek.txt"]  # nothing written
 
     monkeypatch.setattr(maze.cli, "available_memory", lambda: 10**9)
@@ -130,6 +131,31 @@ def test_a_k_too_big_for_the_disk_or_memory_is_refused_up_front(tmp_path, monkey
     result = run("solve", maze_file, "--steps", str(10**8))
     assert result.stderr.startswith(f"error: {maze_file}: K gives")  # --steps: no line
     assert run("solve", maze_file, "--steps", "3").exit_code == 10
+
+
+@pytest.mark.parametrize("k", ["2147483647", "0" * 20 + "9" * 20, "1" * 5000])
+def test_a_k_above_what_dimacs_can_number_is_one_error_line_in_the_file_and_as_k(tmp_path, k):
+    # 5,000 digits were a traceback: int() refuses more than 4,300 (audit 26-C F1)
+    maze_file = tmp_path / "hugek.txt"
+    maze_file.write_text(HUGE_K.format(k=k))
+    result = run("solve", maze_file)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"error: {maze_file}:3: K ")
+    assert "is more than 2,147,483,646: a walk of K moves" in result.stderr
+    assert len(result.stderr) < 300  # thousands of digits are cut short
+    for command in (["solve", EXAMPLE], ["encode", EXAMPLE], ["generate", "--seed", "1"]):
+        result = run(*command, "-k", k)
+        assert result.exit_code == 2, command
+        assert "is more than 2,147,483,646" in result.stderr and len(result.stderr) < 600
+
+
+def test_the_largest_k_is_not_refused_as_beyond_dimacs_but_by_the_memory_check(tmp_path):
+    maze_file = tmp_path / "maxk.txt"
+    maze_file.write_text(HUGE_K.format(k=2_147_483_646))
+    result = run("solve", maze_file)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {maze_file}:3: K gives ")
 
 
 def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypatch):
@@ -186,15 +212,25 @@ def encode_to_file(maze_file: Path, out: Path) -> subprocess.CompletedProcess[st
         )  # fmt: skip
 
 
+def complete_maze(nodes: int, steps: int) -> str:
+    """A maze whose every node leads to every other (GOLD at N1), as maze-file text."""
+    names = ["START", *(f"N{i}" for i in range(1, nodes))]
+    lines = [" ".join(names), "GOLD", str(steps)]
+    for name in names:
+        exits = " ".join(other for other in names if other != name)
+        lines.append(f"{name} TREASURES {'GOLD' if name == 'N1' else ''} NEXT {exits}")
+    return "\n".join(lines) + "\n"
+
+
 def test_a_k_too_big_for_the_file_stdout_goes_to_is_refused(tmp_path):
     """``> FILE``: the disk check applies to the file stdout is redirected to (a pipe or a
     terminal streams: what reads it decides when to stop)."""
     maze_file = tmp_path / "hugek.txt"
-    maze_file.write_text(HUGE_K.format(k=99_999_999_999_999))
+    maze_file.write_text(complete_maze(40, 2_147_483_646))  # the largest K: 46 TB of clauses
     out = tmp_path / "out.txt"
     done = encode_to_file(maze_file, out)
     assert done.returncode == 1
-    assert done.stderr.startswith(f"error: {maze_file}:3: K gives 599,999,999,999,999 clauses")
+    assert done.stderr.startswith(f"error: {maze_file}:3: K gives 1,767,379,041,442 clauses")
     assert "GB of disk" in done.stderr and out.read_text() == ""
     assert encode_to_file(EXAMPLE, out).returncode == 0
     assert len(parse_dp_input(out.read_text()).clauses) == 334
@@ -945,12 +981,12 @@ def test_shortest_checks_each_k_as_it_is_reached(monkeypatch):
 
 
 def test_size_refusal_under_compact_does_not_suggest_compact():
-    result = run("solve", EXAMPLE, "-k", "99999999999", "--encoding", "compact")
+    result = run("solve", EXAMPLE, "-k", "2000000000", "--encoding", "compact")
     assert result.exit_code == 1 and "(lower K)" in result.stderr
-    result = run("solve", EXAMPLE, "-k", "99999999999999999999999")
+    result = run("solve", EXAMPLE, "-k", "2000000000")
     # whole GB however big: 160 bytes a clause and 1,000 a variable for our solver
-    assert "and 1,200,000,000,000,000,000,000,000 variables, which need at least " \
-        "2,111,999,999,999,999,999 GB of memory" in result.stderr, result.stderr
+    assert "and 24,000,000,012 variables, which need at least 42,240 GB of memory" \
+        in result.stderr, result.stderr
 
 
 def test_decode_reads_the_key_carried_by_a_converted_dimacs_file(tmp_path):
