@@ -17,7 +17,7 @@ from formats.errors import FormatError
 from formats.streams import display_name, read_text
 from puzzles.hitman_sat import Inconsistent, KnowledgeBase, ObservationError
 from puzzles.loader import did_you_mean
-from puzzles.sourcemap import written
+from puzzles.sourcemap import number_too_long, written
 
 STATUS_KEYS = ("position", "orientation", "vision", "hear", "penalties", "m", "n")
 """The keys every status of a trace needs."""
@@ -82,6 +82,11 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
         raise FormatError(file, line, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise FormatError(file, line, "invalid JSON: nested too deeply") from None
+    except ValueError:  # int()'s digit limit (JSONDecodeError, a ValueError, is caught above)
+        error = number_too_long(text, file, "JSON", line)
+        if error is None:
+            raise
+        raise error from None
     if not isinstance(raw, dict):
         raise FormatError(file, line, "a trace must be a JSON object")
     unknown = next((key for key in raw if key not in TRACE_KEYS), None)

@@ -51,7 +51,13 @@ from typing import Any
 from formats.dimacs import holds_line_break
 from formats.errors import FormatError, count
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json, written
+from puzzles.sourcemap import (
+    SourceMap,
+    TomlSourceMap,
+    decode_json,
+    number_too_long,
+    written,
+)
 from puzzles.zebra import HINT_KINDS, HOUSE_KINDS, Hint, Item, Puzzle, Question
 
 try:
@@ -117,6 +123,11 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
                 line = text.count("\n") + 1
                 message += " (at the end of the file)"
         raise FormatError(name, line, f"invalid TOML: {message}") from None
+    except ValueError:  # int()'s digit limit (TOMLDecodeError, a ValueError, is caught above)
+        error = number_too_long(text, name, "TOML")
+        if error is None:
+            raise
+        raise error from None
     return document, where
 
 

@@ -458,3 +458,30 @@ def test_a_directory_as_a_puzzle_file_or_cnf_is_one_error_line(tmp_path):
         result = run(*args)
         assert result.exit_code == 1
         assert result.stderr == f"error: {tmp_path}: is a directory, not a file\n"
+
+
+def test_a_number_too_long_for_int_is_one_error_line_in_json_toml_maps_and_traces(
+    tmp_path: Path,
+) -> None:
+    # 5,000 digits passed the JSON/TOML parsers to int(), whose 4,300-digit limit raised a
+    # ValueError that no except clause took: a traceback (audit 26-C F2)
+    huge = "1" * 5000
+    cases = {
+        "p.json": (f'{{"title": "x",\n "houses": {huge}}}', "solve", 2, "JSON"),
+        "p.toml": (f'title = "x"\nhouses = {huge}\n', "solve", 2, "TOML"),
+        "maps.json": (f'{{"format": "hitman-maps/1", "maps": {{"a": {{"m": {huge}}}}}}}',
+                      "hitman", 1, "JSON"),
+    }  # fmt: skip
+    for name, (text, command, line, kind) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        result = run(command, str(path))
+        assert result.exit_code == 1, name
+        assert result.stderr == (
+            f"error: {path}:{line}: invalid {kind}: a number of 5,000 digits "
+            "(at most 4,300 are read)\n"
+        ), name
+    digits_401 = "9" * 401  # below the limit: read, then refused for what it says
+    path = tmp_path / "ok.json"
+    path.write_text(f'{{"title": "x", "houses": {digits_401}}}')
+    assert "a number of" not in run("solve", str(path)).stderr

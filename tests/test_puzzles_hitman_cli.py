@@ -189,6 +189,10 @@ def test_replay_against_the_wrong_map_and_bad_traces(tmp_path: Path) -> None:
     result = run(MAPS, "--replay", bad)
     assert result.exit_code == 1
     assert result.stderr == f"error: {bad}:2: invalid JSON: nested too deeply\n"
+    bad.write_text("\n" + '{"map": ' + "1" * 5000 + "}\n")  # int()'s limit (audit 26-C F2)
+    result = run(MAPS, "--replay", bad)
+    assert (result.exit_code, result.stderr) == (
+        1, f"error: {bad}:2: invalid JSON: a number of 5,000 digits (at most 4,300 are read)\n")
     # a value the file does not hold: bad input, as --map nosuch is (audit 22-A #5)
     beyond = run(MAPS, "--replay", TRACES, "--index", "99")
     assert (beyond.exit_code, beyond.stderr) == (
