@@ -54,7 +54,11 @@ def missing_module(exc: ImportError) -> bool:
     return isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in (
         "matplotlib",
         "networkx",
+        "scipy",
     )
+
+
+_PLOT_EXTRA = "pip install 'dimacs-satkit[plot]': matplotlib, networkx and scipy"
 
 
 class RenderError(RuntimeError):
@@ -238,7 +242,7 @@ def _matplotlib(
             raise RenderError(f"the plot extra is installed but does not load: {exc}") from None
         raise RenderError(
             "SVG/PNG pictures need Graphviz's `dot` on PATH or the plot extra "
-            "(pip install 'dimacs-satkit[plot]': matplotlib and networkx)"
+            f"({_PLOT_EXTRA})"
         ) from None
 
     graph = nx.DiGraph()
@@ -248,8 +252,15 @@ def _matplotlib(
     graph.add_edges_from(one_way)
     undirected = graph.to_undirected()
     count = max(len(maze.nodes), 1)
-    # spring layout: pure numpy up to a few hundred nodes (kamada_kawai would need scipy)
-    positions = nx.spring_layout(undirected, seed=0, k=1.6 / count**0.5, iterations=300)
+    try:  # (networkx's spring layout takes scipy's sparse matrices from 500 nodes on)
+        positions = nx.spring_layout(undirected, seed=0, k=1.6 / count**0.5, iterations=300)
+    except ImportError as exc:
+        if not missing_module(exc):
+            raise RenderError(f"the plot extra is installed but does not load: {exc}") from None
+        raise RenderError(
+            f"a maze of {count:,} nodes is laid out with scipy, which is missing ({_PLOT_EXTRA}); "
+            "or install Graphviz's `dot`"
+        ) from None
 
     size = min(5 + 1.3 * count**0.5, 30)
     node_size = 1400 if count <= 40 else 700

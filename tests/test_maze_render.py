@@ -120,6 +120,33 @@ def test_matplotlib_svg_is_the_same_file_every_time(tmp_path):
     assert b"<dc:date>" not in first.read_bytes()
 
 
+def test_a_500_node_maze_without_scipy_is_one_error_naming_the_plot_extra(tmp_path, monkeypatch):
+    # networkx's spring layout imports scipy from 500 nodes on; without it, maze show was a
+    # ModuleNotFoundError traceback (audit 26-B F1): scipy is now in the plot extra
+    pytest.importorskip("networkx")
+    import networkx
+
+    def no_scipy(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'scipy'", name="scipy")
+
+    monkeypatch.setattr(networkx, "spring_layout", no_scipy)
+    monkeypatch.setattr("maze.render.shutil.which", lambda name: None)
+    with pytest.raises(RenderError) as info:
+        render(MAZE, tmp_path / "m.svg")
+    assert str(info.value) == (
+        "a maze of 3 nodes is laid out with scipy, which is missing (pip install "
+        "'dimacs-satkit[plot]': matplotlib, networkx and scipy); or install Graphviz's `dot`"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_plot_extra_holds_what_networkx_needs_for_500_nodes():
+    from importlib.metadata import requires
+
+    extra = [r.split(";")[0].strip() for r in requires("dimacs-satkit") if "extra == \"plot\"" in r]
+    assert any(r.startswith("scipy") for r in extra), extra
+
+
 def test_an_installed_matplotlib_that_does_not_load_is_named_as_such(tmp_path, monkeypatch):
     # matplotlib 3.7.0 beside numpy 2 fails to import: the message said to pip install the
     # extra that was installed (audit 20-A #3)
