@@ -707,6 +707,9 @@ def generate_command(
     Nodes are START, N1, N2, …: from 10,000 nodes on, names pass the course's limit of
     five characters (a warning when such a maze is read; an error with --strict).
     """
+    if planted and treasures:  # the walk is held whole, then filtered: 8 bytes a move, twice
+        lead = f"--planted: a walk of {steps:,} moves is held in memory, and its nodes"
+        fail_if_short(lead, 16 * steps, available_memory(), "memory", " (lower K)")
     try:
         maze = generate_maze(
             nodes, treasures, steps, seed, degree=degree, one_way=one_way, planted=planted

@@ -158,6 +158,23 @@ def test_the_largest_k_is_not_refused_as_beyond_dimacs_but_by_the_memory_check(t
     assert result.stderr.startswith(f"error: {maze_file}:3: K gives ")
 
 
+def test_a_planted_walk_too_long_for_the_memory_is_refused_up_front(tmp_path, monkeypatch):
+    # -k 2000000000 --planted grew to 20 GB before it was killed (audit 26-B F5)
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 10**9)
+    out = tmp_path / "g.txt"
+    args = ("generate", "--nodes", "2", "--treasures", "1", "--planted", "-o", out)
+    result = run(*args, "-k", "100000000")
+    assert (result.exit_code, result.stderr) == (1, (
+        "error: --planted: a walk of 100,000,000 moves is held in memory, and its nodes need "
+        "at least 1.6 GB of memory; 1.0 GB are available (lower K)\n"))
+    assert not out.exists()
+    assert run(*args, "-k", "1000").exit_code == 0 and out.exists()
+    no_treasure = ("generate", "--nodes", "2", "--treasures", "0", "--planted", "-o", out)
+    assert run(*no_treasure, "-k", "100000000").exit_code == 0  # no walk is made
+
+
 def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypatch):
     # 100 bytes a clause passed K=10^6 of example.txt as 5.7 GB: it takes 22 GB (review 20b)
     import maze.cli
