@@ -6,7 +6,6 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -22,8 +21,9 @@ from formats.cli import (
     STOP_SIGNALS,
     STRICT_HELP,
     Seconds,
-    StatusLine,
+    Ticker,
     answered,
+    at_terminal,
     fail,
     print_warnings,
     report_errors,
@@ -46,7 +46,6 @@ from formats.streams import (
 EXIT_SAT = 10
 EXIT_UNSAT = 20
 EXIT_UNKNOWN = 0
-PROGRESS_DELAY = 1.0  # seconds before the first progress line, and between updates
 VARIABLE_BYTES = {"classic": 100, "cdcl": 240}
 """A lower bound on the solver's memory per variable, by mode (measured: 119 bytes
 classic; cdcl 240 at 5 million variables, 288-420 at peak), for refusing a variable
@@ -84,42 +83,21 @@ def _append(solver: Solver, formula: Formula, input_path: str) -> None:
         raise FormatError(display_name(input_path), None, f"{exc}; try a smaller input") from None
 
 
-class _Progress:
-    """A line on stderr, rewritten every second by a timer thread while the solver runs.
+def _progress(solver: Solver, command: str, quiet: bool = False) -> Ticker | None:
+    """At a terminal (and not ``quiet``): a line on stderr, rewritten every second while
+    the solver runs, with its conflicts, conflicts/s, learned clauses and restarts (the
+    solver's hot loop is untouched: the ticker only reads its counters)."""
 
-    The solver's hot loop is untouched: the thread only reads its counters.
-    """
+    def describe(elapsed: float) -> str:
+        stats = solver.accum_stats()
+        rate = stats.get("conflicts", 0) / elapsed if elapsed > 0 else 0.0
+        return (
+            f"{command}: {elapsed:.0f} s, {stats.get('conflicts', 0):,} conflicts"
+            f" ({rate:,.0f}/s), {stats.get('learned', 0):,} learned,"
+            f" {stats.get('restarts', 0):,} restarts"
+        )
 
-    def __init__(self, solver: Solver) -> None:
-        self.solver = solver
-        self.start = time.monotonic()
-        self.stop = threading.Event()
-        self.shown = False
-        self.line = StatusLine(sys.stderr)
-        self.thread = threading.Thread(target=self._run, name="satkit-progress", daemon=True)
-
-    def _run(self) -> None:
-        while not self.stop.wait(PROGRESS_DELAY):
-            stats = self.solver.accum_stats()
-            elapsed = time.monotonic() - self.start
-            rate = stats.get("conflicts", 0) / elapsed if elapsed > 0 else 0.0
-            line = (
-                f"satkit solve: {elapsed:.0f} s, {stats.get('conflicts', 0):,} conflicts"
-                f" ({rate:,.0f}/s), {stats.get('learned', 0):,} learned,"
-                f" {stats.get('restarts', 0):,} restarts"
-            )
-            self.line.show(line)
-            self.shown = True
-
-    def __enter__(self) -> _Progress:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
-        if self.shown:
-            self.line.clear()
+    return at_terminal(describe, quiet)
 
 
 @contextlib.contextmanager
@@ -438,7 +416,6 @@ def _run(
     started: float,
 ) -> tuple[bool | None, float, bool]:
     """Solve under the limits: (the answer or None, solve seconds, whether Ctrl-C came)."""
-    show_progress = show_stats and sys.stderr.isatty()
     answer: bool | None = None
     solve_start = time.monotonic()
     with _interrupt_on_sigint(solver) as presses:
@@ -462,11 +439,10 @@ def _run(
                 else:  # classic: only an empty clause (its `add_clause` propagates nothing)
                     refuted = not solver._top_level_ok()
                 answer = False if refuted else None
-            elif show_progress:
-                with _Progress(solver):
-                    answer = solver.solve_limited(expect_interrupt=True)
             else:
-                answer = solver.solve_limited(expect_interrupt=True)
+                progress = _progress(solver, "satkit solve", quiet=not show_stats)
+                with progress or contextlib.nullcontext():
+                    answer = solver.solve_limited(expect_interrupt=True)
         except KeyboardInterrupt:  # a second Ctrl-C before the solver stopped
             answer = None
         seconds = time.monotonic() - solve_start
@@ -503,7 +479,7 @@ def _run(
     "vsids-numbered.",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
-@click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@click.option("-q", "--quiet", is_flag=True, help="No warnings or progress on stderr.")
 @click.option(
     "--stats",
     "show_stats",
@@ -552,9 +528,9 @@ def dp(
     _append(solver, formula, input_path)
     del formula  # the engine holds what it needs: a big formula is not kept twice
     solve_start = time.monotonic()
-    valuation = (
-        {abs(lit): lit > 0 for lit in solver.get_model() or ()} if solver.solve() else None
-    )
+    with _progress(solver, "satkit dp", quiet) or contextlib.nullcontext():
+        satisfiable = solver.solve()
+    valuation = {abs(lit): lit > 0 for lit in solver.get_model() or ()} if satisfiable else None
     seconds = time.monotonic() - solve_start
     write_dp_output(valuation, back_matter, output_path, inputs=[input_path])
     if show_stats:

@@ -7,6 +7,8 @@ import functools
 import json
 import os
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -112,6 +114,59 @@ class StatusLine:
             self.stream.write("\r\033[K")
         self.length = 0
         self.stream.flush()
+
+
+class Ticker:
+    """Progress for long work: a `StatusLine` on stderr, rewritten every ``delay`` seconds
+    by a timer thread while the work runs (a context manager; the line is cleared at the
+    end). ``describe(elapsed_seconds)`` gives its text: it runs in that thread, so it only
+    reads what the work updates (a solver's counters, say), never the work's loop itself.
+    Other lines for the same terminal go through `say`, which clears the line first."""
+
+    def __init__(self, describe: Callable[[float], str], delay: float = 1.0) -> None:
+        self.describe = describe
+        self.delay = delay
+        self.start = time.monotonic()
+        self.stop = threading.Event()
+        self.lock = threading.Lock()  # one writer at a time: the ticker or `say`
+        self.shown = False
+        self.line = StatusLine(sys.stderr)
+        self.thread = threading.Thread(target=self._run, name="satkit-progress", daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.delay):
+            text = self.describe(time.monotonic() - self.start)
+            with self.lock:
+                self.line.show(text)
+                self.shown = True
+
+    def say(self, text: str) -> None:
+        """Print ``text`` as a line of its own on stderr (the ticker redraws below it)."""
+        with self.lock:
+            if self.shown:
+                self.line.clear()
+                self.shown = False
+            click.echo(text, err=True)
+
+    def __enter__(self) -> Ticker:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        if self.shown:
+            self.line.clear()
+
+
+PROGRESS_DELAY = 1.0
+"""Seconds before the first progress line of `at_terminal`, and between its updates."""
+
+
+def at_terminal(describe: Callable[[float], str], quiet: bool = False) -> Ticker | None:
+    """A `Ticker` (every `PROGRESS_DELAY` seconds) when stderr is a terminal and ``quiet`` is
+    off, else None: no progress."""
+    return None if quiet or not sys.stderr.isatty() else Ticker(describe, PROGRESS_DELAY)
 
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}

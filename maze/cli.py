@@ -9,6 +9,7 @@ the SAT-competition convention like every solve command — 10 a path was found,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -31,6 +32,7 @@ from formats.cli import (
     PATH,
     PATH_OR_DASH,
     SEED,
+    at_terminal,
     cnf_output_format,
     fail,
     fail_if_short,
@@ -621,22 +623,34 @@ def solve_command(
         note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
         print_warnings([_note(maze.name, f"{note}{compact:,}")], quiet)
     attempts: list[Attempt] = []
+    trying = [maze.steps]  # the K being encoded and solved, for the progress line
+    progress = at_terminal(lambda elapsed: f"satkit maze solve: K={trying[0]}, {elapsed:.0f} s",
+                           quiet)  # fmt: skip
 
     def report(record: Attempt) -> None:
         attempts.append(record)
         if shortest and not quiet and not as_json:
-            click.echo(_attempt_line(record), err=True)
+            if progress is not None:  # (which clears its line first)
+                progress.say(_attempt_line(record))
+            else:
+                click.echo(_attempt_line(record), err=True)
+
+    def before(k: int) -> None:
+        trying[0] = k
+        if shortest:
+            fits(k)
 
     started = time.perf_counter()
     try:
-        answer = solve_maze(
-            maze,
-            _factory(solver, seed),
-            encoding=encoding,
-            shortest=shortest,
-            on_attempt=report,
-            before_attempt=fits if shortest else None,
-        )
+        with progress or contextlib.nullcontext():
+            answer = solve_maze(
+                maze,
+                _factory(solver, seed),
+                encoding=encoding,
+                shortest=shortest,
+                on_attempt=report,
+                before_attempt=before,
+            )
     except failures as exc:
         fail(f"{solver}: {exc}")
         return

@@ -7,6 +7,7 @@ Edge code: the only module of the package that prints. Exit codes follow the
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from formats.cli import (
     PATH,
     PATH_OR_DASH,
     SEED,
+    at_terminal,
     fail,
     leave,
     one_stdin,
@@ -424,7 +426,7 @@ ACTION_LETTERS = {"move": "M", "turn_clockwise": "R", "turn_anti_clockwise": "L"
     help="Also write the final knowledge base as DIMACS with 'c var N NAME' names (atomically).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
-@click.option("--quiet", "-q", is_flag=True, help="No notes on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="No notes or progress on stderr.")
 @report_errors
 def hitman_command(
     maps_path: str,
@@ -473,8 +475,12 @@ def hitman_command(
             f" {known_names(maps)}"
         )
     world = choose_map(maps, map_name, display_name(maps_path))
+    progress = at_terminal(
+        lambda elapsed: f"satkit puzzle hitman: exploring {world.name}, {elapsed:.0f} s", quiet
+    )
     try:
-        result = explore(world)
+        with progress or contextlib.nullcontext():
+            result = explore(world)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
         _interrupted(as_json, map=world.name)
     except ValueError as exc:  # a map too big to explore (audit 22-A #3: at its line)

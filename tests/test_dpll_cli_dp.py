@@ -255,3 +255,60 @@ def test_stats_gives_the_seeds_splitting_count_on_stderr(tmp_path: Path) -> None
     assert counted.stdout == plain.stdout and plain.stderr == ""
     lines = counted.stderr.splitlines()
     assert "splits: 2" in lines and any(line.startswith("decisions: ") for line in lines)
+
+
+class _Terminal:
+    """A stand-in for stderr at a terminal: what is written, kept."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _pigeonhole(holes: int) -> str:
+    """DP input text: holes + 1 pigeons in ``holes`` holes (unsatisfiable)."""
+    def atom(pigeon: int, hole: int) -> int:
+        return pigeon * holes + hole + 1
+
+    lines = [" ".join(str(atom(p, h)) for h in range(holes)) for p in range(holes + 1)]
+    for h in range(holes):
+        for p in range(holes + 1):
+            lines += [f"-{atom(p, h)} -{atom(q, h)}" for q in range(p + 1, holes + 1)]
+    return "\n".join(lines) + "\n0\n"
+
+
+@pytest.mark.parametrize("command", ["dp", "solve"])
+@pytest.mark.parametrize("quiet", [False, True])
+def test_dp_and_solve_show_progress_at_a_terminal_unless_quiet(
+    tmp_path, monkeypatch, quiet, command
+):
+    # `dp` can run for hours (course order, no learning) and showed nothing (audit 26-B F4)
+    import dpll.cli
+    import formats.cli
+
+    monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.01)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    source, out = tmp_path / "php.txt", tmp_path / "out.txt"
+    source.write_text(_pigeonhole(7))  # about 0.1 s in the course's order
+    quiet_flag = ["-q"] if quiet else []
+    if command == "dp":
+        assert dp.main([str(source), "-o", str(out), *quiet_flag], standalone_mode=False) == 0
+        assert out.read_text() == "0\n"
+    else:
+        args = [str(source), "--mode", "classic", "--heuristic", "course", *quiet_flag]
+        assert dpll.cli.solve.main(args, standalone_mode=False) == 20
+    if quiet:
+        assert "conflicts" not in terminal.text
+    else:
+        assert f"satkit {command}: 0 s, " in terminal.text and " conflicts (" in terminal.text
+        assert terminal.text.endswith("\r\x1b[K") or terminal.text.endswith("\r")

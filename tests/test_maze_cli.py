@@ -1462,3 +1462,54 @@ def test_an_answer_whose_solver_read_another_header_is_refused(tmp_path):
         answer.write_text(f"c {verb} 'p cnf 72 334' header\ns UNSATISFIABLE\n")
         result = run("decode", answer, "--cnf", cnf)
         assert (result.exit_code, result.stdout) == (0, "NO SOLUTION\n")
+
+
+class _Terminal:
+    """A stand-in for stderr at a terminal: what is written, kept."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_maze_solve_shows_progress_at_a_terminal_between_its_attempt_lines(
+    tmp_path, monkeypatch
+):
+    # a 1,000-node maze solved for seconds with nothing on the terminal (audit 26-B F4)
+    import time
+
+    import formats.cli
+    import maze.cli
+    from maze.cli import maze_group
+
+    monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.001)
+    slow = maze.cli._factory
+
+    def factory(name, seed):
+        make = slow(name, seed)
+        return lambda clauses: (time.sleep(0.05), make(clauses))[1]  # time for a tick
+
+    monkeypatch.setattr(maze.cli, "_factory", factory)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    args = ["solve", str(EXAMPLE), "--shortest", "-o", str(tmp_path / "path.txt")]
+    assert maze_group.main(args, standalone_mode=False) == 10
+    assert "satkit maze solve: K=0, 0 s" in terminal.text
+    assert "satkit maze solve: K=3, 0 s" in terminal.text
+    # each attempt line on a line of its own: the status line is cleared before it
+    for line in terminal.text.split("\n")[:-1]:
+        assert line.endswith("\r\x1b[K") or "satkit maze solve" not in line.split("\r")[-1]
+    assert (tmp_path / "path.txt").read_text() == "START C G H\n"
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert maze_group.main([*args, "-q"], standalone_mode=False) == 10
+    assert quiet.text == ""

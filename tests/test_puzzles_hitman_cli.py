@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hitman_data import MAPS, TRACES, needs_data
 
@@ -399,3 +400,36 @@ def test_a_map_too_big_to_explore_is_one_error_line(tmp_path: Path) -> None:
         f"error: {maps}:5: map 'room' has 256 cells; exploring takes at most 225 ("
     )
     assert result.stderr.count("\n") == 1
+
+
+class _Terminal:
+    """A stand-in for stderr at a terminal: what is written, kept."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_exploring_shows_progress_at_a_terminal_unless_quiet(monkeypatch, quiet):
+    # a 12 x 12 room explored for seconds with nothing on the terminal (audit 26-B F4)
+    import sys
+
+    import formats.cli
+
+    monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.001)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    args = ["hitman", str(MAPS), "--map", "default_world", *(["-q"] if quiet else [])]
+    assert cli.puzzle_group.main(args, standalone_mode=False) in (0, 10, 20)
+    shown = "satkit puzzle hitman: exploring default_world, 0 s" in terminal.text
+    assert shown != quiet
