@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fake_terminal import FakeTerminal
 
 from dpll.cli import dp
 from formats.assignment import parse_dp_output, read_dp_input
@@ -257,23 +258,6 @@ def test_stats_gives_the_seeds_splitting_count_on_stderr(tmp_path: Path) -> None
     assert "splits: 2" in lines and any(line.startswith("decisions: ") for line in lines)
 
 
-class _Terminal:
-    """A stand-in for stderr at a terminal: what is written, kept."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
 def _pigeonhole(holes: int) -> str:
     """DP input text: holes + 1 pigeons in ``holes`` holes (unsatisfiable)."""
     def atom(pigeon: int, hole: int) -> int:
@@ -296,7 +280,7 @@ def test_dp_and_solve_show_progress_at_a_terminal_unless_quiet(
     import formats.cli
 
     monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.01)
-    terminal = _Terminal()
+    terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     source, out = tmp_path / "php.txt", tmp_path / "out.txt"
     source.write_text(_pigeonhole(7))  # about 0.1 s in the course's order

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fake_terminal import FakeTerminal
 from pysat.solvers import Minisat22
 
 from formats.assignment import dp_output_text, parse_dp_input, read_dp_input
@@ -1464,23 +1465,6 @@ def test_an_answer_whose_solver_read_another_header_is_refused(tmp_path):
         assert (result.exit_code, result.stdout) == (0, "NO SOLUTION\n")
 
 
-class _Terminal:
-    """A stand-in for stderr at a terminal: what is written, kept."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
 def test_maze_solve_shows_progress_at_a_terminal_between_its_attempt_lines(
     tmp_path, monkeypatch
 ):
@@ -1499,7 +1483,7 @@ def test_maze_solve_shows_progress_at_a_terminal_between_its_attempt_lines(
         return lambda clauses: (time.sleep(0.05), make(clauses))[1]  # time for a tick
 
     monkeypatch.setattr(maze.cli, "_factory", factory)
-    terminal = _Terminal()
+    terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     args = ["solve", str(EXAMPLE), "--shortest", "-o", str(tmp_path / "path.txt")]
     assert maze_group.main(args, standalone_mode=False) == 10
@@ -1509,7 +1493,7 @@ def test_maze_solve_shows_progress_at_a_terminal_between_its_attempt_lines(
     for line in terminal.text.split("\n")[:-1]:
         assert line.endswith("\r\x1b[K") or "satkit maze solve" not in line.split("\r")[-1]
     assert (tmp_path / "path.txt").read_text() == "START C G H\n"
-    quiet = _Terminal()
+    quiet = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", quiet)
     assert maze_group.main([*args, "-q"], standalone_mode=False) == 10
     assert quiet.text == ""

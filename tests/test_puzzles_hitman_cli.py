@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fake_terminal import FakeTerminal
 from hitman_data import MAPS, TRACES, needs_data
 
 import puzzles.cli as cli
@@ -402,23 +403,6 @@ def test_a_map_too_big_to_explore_is_one_error_line(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1
 
 
-class _Terminal:
-    """A stand-in for stderr at a terminal: what is written, kept."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
 @pytest.mark.parametrize("quiet", [False, True])
 def test_exploring_shows_progress_at_a_terminal_unless_quiet(monkeypatch, quiet):
     # a 12 x 12 room explored for seconds with nothing on the terminal (audit 26-B F4)
@@ -427,7 +411,7 @@ def test_exploring_shows_progress_at_a_terminal_unless_quiet(monkeypatch, quiet)
     import formats.cli
 
     monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.001)
-    terminal = _Terminal()
+    terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     args = ["hitman", str(MAPS), "--map", "default_world", *(["-q"] if quiet else [])]
     assert cli.puzzle_group.main(args, standalone_mode=False) in (0, 10, 20)
