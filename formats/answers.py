@@ -14,7 +14,8 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from formats.assignment import DPOutput, parse_dp_output
+from formats.assignment import DPOutput, is_separator_line, parse_dp_output
+from formats.dimacs import literal_for_message, literal_magnitude
 from formats.errors import FormatError
 from formats.results import not_an_answer
 from formats.streams import bad_byte, decode_text, read_bytes, text_lines
@@ -38,8 +39,10 @@ def looks_like_result(text: str) -> bool:
 def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
     """The answer file's text. Empty (or blank) is an error. A byte that is not UTF-8 is
     an error naming its line, except on a solver's ``c`` lines, which satkit does not
-    use: cadical and kissat quote the CNF's file name there, in whatever encoding the
-    name has."""
+    use (cadical and kissat quote the CNF's file name there, in whatever encoding the
+    name has), and in a DP output's back matter, after its line ``0``: `satkit dp` copies
+    that byte for byte, whatever its encoding, and `parse_dp_output` warns about such a
+    byte (the key's reader refuses it only in a line naming an atom: audit 26-A F1)."""
     text = decode_text(read_bytes(path), name, keep_bad_bytes=True)
     if not text.strip():
         raise FormatError(name, 1, "empty input: no answer to decode")
@@ -47,6 +50,8 @@ def read_answer_text(path: str | os.PathLike[str], name: str) -> str:
         return text
     result = looks_like_result(text)
     for number, line in enumerate(text_lines(text), start=1):
+        if not result and is_separator_line(line):
+            break
         found = bad_byte(line)
         if found is not None and not (result and line.lstrip().startswith("c")):
             raise FormatError(name, number, f"not UTF-8 text (byte 0x{found[1]:02x})")
@@ -74,15 +79,19 @@ def check_solved_header(
     ``cnf``, the CNF the answer should be for; fewer variables pass, since a CNF read
     leniently counts the variables its clauses use beyond its header): an UNSAT answer
     of another CNF would otherwise pass unchecked (audit 21-B #3). MiniSat's result file
-    says nothing of the sort: its answers cannot be checked so."""
+    says nothing of the sort: its answers cannot be checked so. Numbers of thousands of
+    digits (more than ``int`` takes) are compared and shown as the DIMACS reader does."""
     for comment in comments:
         found = _SOLVED_HEADER.search(comment)
         if found is None:
             continue
-        variables, clauses = int(found.group(1)), int(found.group(2))
-        if clauses != nclauses or variables > nvars:
+        variables, clauses = (group.encode("ascii") for group in found.groups())
+        # (a count of more than MAX_VARIABLES's digits is MAX_VARIABLES + 1 here: no CNF
+        # that fits in memory has that many clauses)
+        if literal_magnitude(clauses) != nclauses or literal_magnitude(variables) > nvars:
+            read = f"{literal_for_message(variables)} {literal_for_message(clauses)}"
             raise FormatError(
-                name, None, f"the solver read 'p cnf {variables} {clauses}', and {cnf} is "
+                name, None, f"the solver read 'p cnf {read}', and {cnf} is "
                 f"'p cnf {nvars} {nclauses}': this answer is for another CNF",
             )  # fmt: skip
         return

@@ -67,6 +67,7 @@ from formats.streams import (
 _SIGNED_NUMBER = re.compile(r"-?[0-9]+")
 _SEPARATOR_LINE = re.compile(r"^[ \t]*0[ \t]*\r?$", re.MULTILINE)
 _PLAIN_CLAUSES = re.compile(r"[-0-9 \t\n]*")
+_ZERO = re.compile(r"-?0+")
 
 
 class EmptyClauseError(FormatError):
@@ -99,6 +100,22 @@ def _lines(text: str) -> list[str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     return io.StringIO(text, newline="").readlines()
+
+
+def is_separator_line(line: str) -> bool:
+    """Whether ``line`` is the line ``0`` (blanks around it allowed) that ends a DP input's
+    clause list or a DP output's valuation, as `parse_dp_input` and `parse_dp_output` find it."""
+    return line.split() == ["0"]
+
+
+def _zero_written_otherwise(line: str) -> str | None:
+    """The word of a line that holds 0 written otherwise (``00``, ``-0``), else None. Such a
+    line is no separator (the format writes it ``0``, and every reader here looks for that
+    line), so where it was surely meant for one, the error is given at it."""
+    tokens = line.split()
+    if len(tokens) == 1 and tokens[0] != "0" and _ZERO.fullmatch(tokens[0]):
+        return tokens[0]
+    return None
 
 
 def _separator_index(lines: list[str]) -> int | None:
@@ -216,9 +233,14 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
         # its end, where a missing '0' would be sought: audit 22-B #2)
         bad = next(((number, token) for number, line in enumerate(lines, start=1)
                     for token in line.split() if not _is_int(token)), None)  # fmt: skip
-        if bad is not None and bad[0] == _first_filled(lines):
-            found = f"expected a signed atom number, found {quoted(bad[1])}"
-            raise FormatError(name, bad[0], found)
+        zero = next(((number, word) for number, line in enumerate(lines, start=1)
+                     if (word := _zero_written_otherwise(line))), None)  # fmt: skip
+        if zero is not None and (bad is None or zero[0] < bad[0]):
+            # (the error pointed at the line after it, or at the file's end: audit 26-A F3)
+            raise FormatError(name, zero[0], f"a line {quoted(zero[1])} does not end the "
+                              "clause list: the line that ends it is written '0'")  # fmt: skip
+        if bad is not None and (bad[0] == _first_filled(lines) or bad_byte(bad[1])):
+            raise FormatError(name, bad[0], _no_atom(bad[1]))
         if bad is not None:
             raise FormatError(name, bad[0], f"no line '0' ending the clause list before this "
                               f"line, whose {quoted(bad[1])} is no atom number")  # fmt: skip
@@ -238,7 +260,7 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
             other = _other_kind(lines[:separator])  # (SATLIB files end with % and 0)
             if other is not None:
                 raise FormatError(name, *other)
-            raise FormatError(name, number, f"expected a signed atom number, found {quoted(bad)}")
+            raise FormatError(name, number, _no_atom(bad))
         try:
             clause = [int(token) for token in tokens]
         except ValueError:  # thousands of digits (perhaps leading zeros): more than int() takes
@@ -262,18 +284,43 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
     return _with_back_matter(formula, "".join(lines[separator + 1 :]), separator, name)
 
 
+def _no_atom(token: str) -> str:
+    """The message for a clause-list token that is no signed atom number; a byte that is
+    not UTF-8 (kept by `read_dp_text`) is named as every reader names it, not shown as the
+    placeholder character that keeps it (audit 26-A F2)."""
+    found = bad_byte(token)
+    if found is not None:
+        return f"not UTF-8 text (byte 0x{found[1]:02x})"
+    return f"expected a signed atom number, found {quoted(token)}"
+
+
 def _with_back_matter(formula: Formula, back_matter: str, separator: int, name: str) -> Formula:
     """``formula`` with the back matter that follows the separator line (index
     ``separator``), warned about when it holds bytes that are not UTF-8."""
     formula.back_matter = back_matter
     formula.back_matter_line = separator + 2
-    kept = bad_byte(formula.back_matter)
+    kept = _kept_byte_warning(back_matter, separator + 2, name, "it is copied byte for byte")
     if kept is not None:
-        at = separator + 2 + formula.back_matter.count("\n", 0, kept[0])
-        formula.warnings.append(FormatWarning(
-            name, at, f"the back matter is not UTF-8 text (byte 0x{kept[1]:02x}): it is "
-            "copied byte for byte"))  # fmt: skip
+        formula.warnings.append(kept)
     return formula
+
+
+def _kept_byte_warning(
+    back_matter: str, first_line: int, name: str, consequence: str
+) -> FormatWarning | None:
+    """The warning for the first byte that is not UTF-8 in ``back_matter`` (kept by
+    `read_dp_text`; ``first_line`` is the file line it starts on), saying what becomes of
+    it; None when there is none."""
+    if bad_byte(back_matter) is None:
+        return None
+    for number, line in enumerate(_lines(back_matter), start=first_line):
+        found = bad_byte(line)
+        if found is not None:
+            return FormatWarning(
+                name, number, f"the back matter is not UTF-8 text (byte 0x{found[1]:02x}): "
+                f"{consequence}",
+            )  # fmt: skip
+    return None
 
 
 def _atom_value(token: str) -> int:
@@ -374,7 +421,11 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
 
     Non-conforming files are errors with their line: a value other than T/F
     (some programs print ``N`` for an unassigned atom), an atom given twice,
-    a ``NO SOLUTION`` line (the format says ``0``), a missing ``0`` line.
+    a ``NO SOLUTION`` line (the format says ``0``), a line ``00`` or ``-0`` (the
+    line is written ``0``), a missing ``0`` line. Bytes that are not UTF-8, kept by
+    `formats.answers.read_answer_text` in the back matter (which `satkit dp` copies byte
+    for byte), give a warning: only the key lines that name atoms are read, and the key's
+    reader refuses such a byte in those.
     """
     lines = _lines(text)
     warnings: list[FormatWarning] = []
@@ -386,8 +437,17 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
             continue
         if tokens == ["0"]:
             back_matter = "".join(lines[number:])
+            kept = _kept_byte_warning(
+                back_matter, number + 1, name, "its lines that name no atom are skipped"
+            )
+            if kept is not None:
+                warnings.append(kept)
             result = valuation if valuation else None
             return DPOutput(result, back_matter, warnings)
+        zero = _zero_written_otherwise(line)
+        if zero is not None:
+            raise FormatError(name, number, f"a line {quoted(zero)} does not end the "
+                              "valuation: the line that ends it is written '0'")  # fmt: skip
         if " ".join(tokens).upper() == "NO SOLUTION":
             raise FormatError(
                 name,

@@ -18,6 +18,10 @@ What it reads, because real front ends write it (see ../shared/compat):
   an At/Has line and is skipped; but an ``Available(T,I)`` atom is the toll
   variant's (2014/2017), which satkit does not read, and is an error.
 
+A line naming an atom is an error when it holds a byte that is not UTF-8 (the DP
+readers keep such bytes in the back matter, which `satkit dp` copies byte for byte),
+an atom number above MAX_VARIABLES, or a time above `maze.parser.MAX_STEPS`.
+
 Names split at the *last* comma, so a node called ``A,B`` still reads back.
 """
 
@@ -27,8 +31,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from formats.dimacs import beyond_max_message, literal_for_message, literal_magnitude
 from formats.errors import FormatError
-from formats.streams import text_lines
+from formats.formula import MAX_VARIABLES
+from formats.streams import bad_byte, text_lines
+from maze.parser import MAX_STEPS
 
 AUX_PREFIX = "Aux("
 """Names of auxiliary variables start with this; decoders skip them."""
@@ -38,6 +45,9 @@ _NAME_FIRST = re.compile(r"\s*(\S.*?)\s+([0-9]+)\s*")
 _AT = re.compile(r"At\((.*),([0-9]+)\)")
 _HAS = re.compile(r"Has\((.*),([0-9]+)\)")
 _NODE_TIME = re.compile(r"(\S*)\s+([0-9]+)")
+_DIGITS = re.compile(r"[0-9]+")
+_LAST_NUMBER = re.compile(r"([0-9]+)\)?\Z")
+_MAX_DIGITS = len(str(MAX_VARIABLES))
 
 
 def at_name(node: str, time: int) -> str:
@@ -61,26 +71,37 @@ def meaning(name: str) -> tuple[str, str, int] | None:
 
     ``name`` is the text after the number (``At(C,2)``, ``C 2``, `` 0``).
 
+    A time of thousands of digits (more than ``int`` takes) comes back as
+    MAX_VARIABLES + 1, above any a walk can have (`literal_magnitude`).
+
     >>> meaning("At(C,2)"), meaning("C 2"), meaning("Has(GOLD,0)"), meaning("P")
     (('at', 'C', 2), ('at', 'C', 2), ('has', 'GOLD', 0), None)
     """
     text = name.strip()
     match = _AT.fullmatch(text)
     if match:
-        return ("at", match.group(1), int(match.group(2)))
+        return ("at", match.group(1), _number(match.group(2)))
     match = _HAS.fullmatch(text)
     if match:
-        return ("has", match.group(1), int(match.group(2)))
+        return ("has", match.group(1), _number(match.group(2)))
     # before the auxiliary prefix: a node may be named `Aux(q` (`Aux(q 1` in the node-time
     # form), where an auxiliary atom's name holds no blank
     match = _NODE_TIME.fullmatch(text)
     if match:
-        return ("at", match.group(1), int(match.group(2)))
+        return ("at", match.group(1), _number(match.group(2)))
     if text.startswith(AUX_PREFIX):
         return ("aux", text, 0)
-    if text.isdigit() and name[:1].isspace():
-        return ("at", "", int(text))  # `49  0`: a phantom empty node name, kept as written
+    if _DIGITS.fullmatch(text) and name[:1].isspace():  # (str.isdigit also takes `²`, `٣`)
+        return ("at", "", _number(text))  # `49  0`: a phantom empty node name, kept as written
     return None
+
+
+def _number(digits: str) -> int:
+    """The value of ASCII ``digits``; MAX_VARIABLES + 1 for more digits than it has (``int``
+    refuses thousands: audit 26-C F3)."""
+    if len(digits) <= _MAX_DIGITS:
+        return int(digits)  # (the common case, at int's speed)
+    return literal_magnitude(digits.encode("ascii"))
 
 
 @dataclass
@@ -193,6 +214,42 @@ def refuse_missing_times(key: Key, file: str) -> None:
     )  # fmt: skip
 
 
+def _time_beyond(name: str) -> str:
+    """The message refusing the key name ``name`` (``At(N,I)``, ``Has(T,I)`` or ``N I``,
+    its time last) for a time above `MAX_STEPS`; a time of many digits is cut short."""
+    text = name.strip()
+    found = _LAST_NUMBER.search(text)
+    assert found is not None  # (`meaning` read a time there)
+    shown = literal_for_message(found.group(1).encode("ascii"))
+    return (
+        f"the time of {text[: found.start(1)]}{shown}{text[found.end(1) :]} is more than "
+        f"{MAX_STEPS:,}, the largest K: a walk of K moves has an At atom for each of its "
+        f"K+1 times, and DIMACS numbers at most {MAX_VARIABLES:,} variables"
+    )
+
+
+def _atom(digits: str, label: str, file: str, line: int) -> int:
+    """The atom number ``digits`` of a key line whose name is ``label``: a FormatError when
+    it is above MAX_VARIABLES and the line names an atom (a line of free text is skipped,
+    whatever its numbers)."""
+    atom = _number(digits)
+    if atom > MAX_VARIABLES and meaning(label) is not None:
+        raise FormatError(file, line, beyond_max_message("atom", digits.encode("ascii")))
+    return atom
+
+
+def _refuse_kept_byte(label: str, file: str, line: int) -> None:
+    """FormatError when the name ``label`` of a key line holds a byte that is not UTF-8 and
+    the line is read as naming an atom (a line of free text is skipped, whatever its bytes:
+    `satkit dp` copies them byte for byte, audit 26-A F1)."""
+    found = bad_byte(label)
+    if found is None:
+        return
+    stripped = label.strip()
+    if stripped.startswith(("At(", "Has(", TOLL_ATOM)) or meaning(label) is not None:
+        raise FormatError(file, line, f"not UTF-8 text (byte 0x{found[1]:02x})")
+
+
 def _is_atom_name(text: str) -> bool:
     """True for ``At(…)``, ``Has(…)`` and ``Aux(…)`` names (the forms a name-first line may use)."""
     return bool(_AT.fullmatch(text) or _HAS.fullmatch(text)) or text.startswith(AUX_PREFIX)
@@ -216,6 +273,8 @@ def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None,
             )
         return
     kind, label, time = what
+    if time > MAX_STEPS:
+        raise FormatError(file, line, _time_beyond(name))
     if atom in key.line_of:
         raise FormatError(file, line, f"atom {atom} is named twice in the key")
     canonical = label if kind == "aux" else f"{kind}({label},{time})"
@@ -256,12 +315,15 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
     """
     key = Key(source=_source(name))
     seen: dict[str, int] = {}
+    kept = bad_byte(text) is not None  # (bytes that are not UTF-8, kept by the DP readers)
     for number, line in enumerate(text_lines(text), start=first_line):
         if not line.strip():
             continue
         match = _NUMBER_FIRST.fullmatch(line)
         if match:
             label = match.group(2)
+            if kept:
+                _refuse_kept_byte(label, name, number)
             if label.startswith(("At(", "Has(")) and meaning(label) is None:
                 # `37 At(START,`: a key cut short mid-line was skipped as free text, and
                 # the walk read up to the times left (audit 21-B #1)
@@ -269,11 +331,14 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
                 raise FormatError(
                     name, number, f"{label} is not an atom name {what} (the key cut short?)"
                 )
-            _add(key, seen, int(match.group(1)), label, number, name)
+            _add(key, seen, _atom(match.group(1), label, name, number), label, number, name)
             continue
         match = _NAME_FIRST.fullmatch(line)
         if match and _is_atom_name(match.group(1)):
-            _add(key, seen, int(match.group(2)), match.group(1), number, name)
+            label = match.group(1)
+            if kept:
+                _refuse_kept_byte(label, name, number)
+            _add(key, seen, _atom(match.group(2), label, name, number), label, number, name)
     return key
 
 

@@ -346,13 +346,13 @@ def test_stdin_data_is_used_as_given():
 
 
 def test_a_key_that_skips_a_time_is_not_used(tmp_path):
-    # its K (here 10^11, from one bad name) would have been searched and decoded at that size
+    # its K (here 10^9, from one bad name) would have been searched and decoded at that size
     path = tmp_path / "gap.cnf"
-    path.write_text("p cnf 2 1\nc var 1 At(START,0)\nc var 2 At(A,100000000000)\n1 0\n")
+    path.write_text("p cnf 2 1\nc var 1 At(START,0)\nc var 2 At(A,1000000000)\n1 0\n")
     instance = load_instance(str(path))
     assert instance.kind == "cnf" and instance.key is None and instance.maze is None
     assert instance.notes == [
-        f"{path}:3: the key is not used (the key names At atoms up to time 100000000000 but none"
+        f"{path}:3: the key is not used (the key names At atoms up to time 1000000000 but none"
         " of time 1: it is no key of a walk): checked as a plain CNF"
     ]
 

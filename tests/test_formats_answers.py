@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from formats.answers import check_model, check_solved_header, looks_like_result, read_answer_text
+from formats.answers import (
+    check_model,
+    check_solved_header,
+    looks_like_result,
+    read_answer_text,
+    read_dp_answer,
+)
 from formats.errors import FormatError
 
 
@@ -94,3 +100,78 @@ def test_a_bad_byte_is_found_on_its_line_whatever_the_line_ends(tmp_path):
         with pytest.raises(FormatError) as caught:
             read_answer_text(result, "a.out")
         assert (caught.value.line, caught.value.message) == (3, "not UTF-8 text (byte 0xff)")
+
+
+def test_a_dp_outputs_back_matter_may_hold_bytes_that_are_not_utf8(tmp_path):
+    # `satkit dp` copies a cp1252 back matter byte for byte (with a warning), and the back
+    # end refused what it wrote (audit 26-A F1): a warning now, as dp gives; the valuation
+    # must still be UTF-8 text
+    answer = tmp_path / "f1.dp"
+    answer.write_bytes(b"1 T\n2 F\n0\n1 At(START,0)\n# g\xe9n\xe9r\xe9\n")
+    text = read_answer_text(answer, "f1.dp")
+    output = read_dp_answer(text, "f1.dp")
+    assert output.valuation == {1: True, 2: False}
+    assert [str(w) for w in output.warnings] == [
+        "f1.dp:5: the back matter is not UTF-8 text (byte 0xe9): its lines that name no atom "
+        "are skipped"
+    ]
+    answer.write_bytes(b"1 T\n2 \xe9\n0\n1 At(START,0)\n# g\xe9n\xe9r\xe9\n")
+    with pytest.raises(FormatError) as caught:
+        read_answer_text(answer, "f1.dp")
+    assert (caught.value.line, caught.value.message) == (2, "not UTF-8 text (byte 0xe9)")
+    # a solver's result keeps its rule: such a byte only on its `c` lines
+    result = tmp_path / "a.out"
+    result.write_bytes(b"s SATISFIABLE\nv 1 0\n0\nx\xe9\n")
+    with pytest.raises(FormatError) as caught:
+        read_answer_text(result, "a.out")
+    assert (caught.value.line, caught.value.message) == (4, "not UTF-8 text (byte 0xe9)")
+
+
+def test_the_back_end_reads_what_satkit_dp_wrote_from_a_cp1252_back_matter(tmp_path):
+    # the assignment's three programs in a row: front end, DP, back end (audit 26-A F1)
+    from click.testing import CliRunner
+
+    from satkit import main
+
+    maze = tmp_path / "m.txt"
+    maze.write_text("START A\nGOLD\n1\nSTART TREASURES NEXT A\nA TREASURES GOLD NEXT START\n")
+    clauses, output = tmp_path / "m.cl", tmp_path / "m.dp"
+    encoded = CliRunner().invoke(main, ["maze", "encode", str(maze), "-o", str(clauses)])
+    assert encoded.exit_code == 0
+    with clauses.open("ab") as handle:  # clauses to line 12, the key on lines 13-18
+        handle.write(b"# g\xe9n\xe9r\xe9 par mon front end\n")
+    done = CliRunner().invoke(main, ["dp", str(clauses), "-o", str(output)])
+    assert done.exit_code == 0
+    assert done.stderr == (
+        f"warning: {clauses}:19: the back matter is not UTF-8 text (byte 0xe9): it is copied "
+        "byte for byte\n"
+    )
+    assert output.read_bytes() == (  # atoms 1..6, the line 0, the key, the comment
+        b"1 T\n2 F\n3 F\n4 T\n5 F\n6 T\n0\n1 At(START,0)\n2 At(A,0)\n3 At(START,1)\n"
+        b"4 At(A,1)\n5 Has(GOLD,0)\n6 Has(GOLD,1)\n# g\xe9n\xe9r\xe9 par mon front end\n"
+    )
+    decoded = CliRunner().invoke(main, ["maze", "decode", str(output), "--maze", str(maze)])
+    assert (decoded.exit_code, decoded.stdout) == (0, "START A\n")
+    assert decoded.stderr == (
+        f"warning: {output}:14: the back matter is not UTF-8 text (byte 0xe9): its lines "
+        "that name no atom are skipped\n"
+    )
+    # in a key line that names an atom, the byte is an error at its line
+    output.write_bytes(output.read_bytes().replace(b"4 At(A,1)", b"4 At(\xc0,1)"))
+    refused = CliRunner().invoke(main, ["maze", "decode", str(output), "-q"])
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == f"error: {output}:11: not UTF-8 text (byte 0xc0)\n"
+
+
+def test_a_solved_header_of_thousands_of_digits_is_no_traceback():
+    # int() refuses more than 4,300 digits (audit 26-C F3)
+    huge = "1" * 5000
+    with pytest.raises(FormatError) as caught:
+        check_solved_header([f"found 'p cnf {huge} 334' header"], 72, 334, "a.out", "x.cnf")
+    assert caught.value.message == (
+        f"the solver read 'p cnf {'1' * 30}… (5000 digits) 334', and x.cnf is 'p cnf 72 334': "
+        "this answer is for another CNF"
+    )
+    with pytest.raises(FormatError, match="'p cnf 72 1111"):
+        check_solved_header([f"found 'p cnf 72 {huge}' header"], 72, 334, "a.out", "x.cnf")
+    check_solved_header(["found 'p cnf 0072 00334' header"], 72, 334, "a.out", "x.cnf")

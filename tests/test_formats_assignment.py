@@ -483,3 +483,75 @@ def test_the_plain_path_takes_plain_files() -> None:
     assert back == "1 At(START,0)\n"
     for odd in ("1 2\n\n0\n", "\n0\n", "1 0\n0\n", "1 -0\n0\n", "01 2\n0\n", "1\r\n0\r\n"):
         assert assignment._plain_clauses(odd) is None, odd
+
+
+# -- bytes that are not UTF-8, and 0 written otherwise (audit 26-A F2, F3) --------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "byte"),
+    [
+        (b"1 2\n\xe9\n0\n", 2, 0xE9),
+        (b"1 2\nx\xff\n0\nk\xff\n", 2, 0xFF),
+        (b"\xa02\n0\n", 1, 0xA0),  # a raw NBSP byte before an atom
+        (b"1 2\n-1\n\xe9x 1 2\n", 3, 0xE9),  # no line 0: the byte is still what is wrong
+        (b"\xe9\n1\n", 1, 0xE9),
+    ],
+)
+def test_a_byte_that_is_not_utf8_in_the_clause_list_is_named_as_every_reader_names_it(
+    data, line, byte
+):
+    # it was quoted as the placeholder that keeps it: found '\udce9'
+    with pytest.raises(FormatError) as caught:
+        parse_dp_input(assignment.read_dp_text(data, "in.txt"), "in.txt")
+    assert (caught.value.line, caught.value.message) == (line, f"not UTF-8 text (byte 0x{byte:x})")
+
+
+def test_the_warning_for_a_back_matter_byte_names_its_line_whatever_the_line_ends():
+    for end in ("\n", "\r\n", "\r"):  # (with CR alone it named the back matter's first line)
+        data = end.join(["1 2", "0", "a", "b\xe9"]).encode("latin-1") + end.encode()
+        formula = parse_dp_input(assignment.read_dp_text(data, "in.txt"), "in.txt")
+        assert [str(w) for w in formula.warnings] == [
+            "in.txt:4: the back matter is not UTF-8 text (byte 0xe9): it is copied byte for byte"
+        ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "word"),
+    [
+        ("1 -2 3\n-3\n00\nkey\n", 3, "00"),
+        ("1 -2 3\n-3\n-0\n", 3, "-0"),
+        ("1 -2 3\n  000 \r\n1 At(START,0)\r\n", 2, "000"),
+    ],
+)
+def test_a_separator_written_otherwise_than_0_is_refused_at_its_line(text, line, word):
+    # it was refused at the next line ('key' is no atom number) or at the file's end; the
+    # line is not taken for the separator, so that every reader here reads a file alike
+    with pytest.raises(FormatError) as caught:
+        parse_dp_input(text, "in.txt")
+    assert (caught.value.line, caught.value.message) == (
+        line, f"a line '{word}' does not end the clause list: the line that ends it is written '0'"
+    )  # fmt: skip
+    assert parse_dp_input("01 -02 3\n-03\n0\nkey\n").clauses == [[1, -2, 3], [-3]]  # as before
+
+
+@pytest.mark.parametrize(("text", "word"), [("1 T\n00\nkey\n", "00"), ("1 T\n -0\n", "-0")])
+def test_a_dp_output_whose_0_line_is_written_otherwise_is_refused_at_that_line(text, word):
+    with pytest.raises(FormatError) as caught:
+        parse_dp_output(text, "out.txt")
+    assert (caught.value.line, caught.value.message) == (
+        2, f"a line '{word}' does not end the valuation: the line that ends it is written '0'"
+    )  # fmt: skip
+
+
+def test_a_dp_output_warns_of_a_back_matter_byte_that_is_not_utf8():
+    text = "1 T\n2 F\n 0 \r\n1 At(START,0)\r\n# g\udce9n\udce9r\udce9\r\n"
+    output = parse_dp_output(text, "out.txt")
+    assert (output.valuation, output.back_matter) == (
+        {1: True, 2: False}, "1 At(START,0)\r\n# g\udce9n\udce9r\udce9\r\n"
+    )  # fmt: skip
+    assert [str(w) for w in output.warnings] == [
+        "out.txt:5: the back matter is not UTF-8 text (byte 0xe9): its lines that name no atom "
+        "are skipped"
+    ]
+    assert assignment.is_separator_line(" 0 \r\n") and not assignment.is_separator_line("00")

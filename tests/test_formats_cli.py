@@ -363,7 +363,7 @@ BAD_INPUTS = [
     ("dp-no-zero-line", b"1 2\n-1\n", [], 2, "no line '0' ending the clause list"),
     ("dp-letters", b"1 2\nP Q -R\n0\nkey\n", [], 2, "expected a signed atom number, found 'P'"),
     ("dp-minus-zero", b"1 2\n-0 3\n0\n", [], 2, "0 inside a clause line"),
-    ("dp-bad-utf8-clause", b"1 2\nx\xff\n0\nk\xff\n", [], 2, "expected a signed atom number"),
+    ("dp-bad-utf8-clause", b"1 2\nx\xff\n0\nk\xff\n", [], 2, "not UTF-8 text (byte 0xff)"),
     ("dp-output-given", b"1 T\n2 F\n0\nkey\n", [], 1, "this is a DP output, not a DP input"),
     ("dp-forced-on-dimacs", b"p cnf 1 1\n1 0\n0\n", ["--from", "assignment"], 1, "is DIMACS"),
     ("dp-forced-no-zero-line", b"p cnf 1 1\n1 0\n", ["--from", "assignment"], 1, "is DIMACS"),
@@ -660,7 +660,7 @@ def test_a_back_matter_that_is_not_utf8_is_copied_byte_for_byte(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"1 2\nx\xe9\n0\n")
     result = CliRunner().invoke(dp_command, [str(bad)])
-    assert result.exit_code == 1 and "bad.txt:2: expected a signed atom number" in result.stderr
+    assert result.exit_code == 1 and "bad.txt:2: not UTF-8 text (byte 0xe9)" in result.stderr
 
 
 def test_the_memory_a_nested_cgroup_leaves(tmp_path):

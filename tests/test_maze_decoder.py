@@ -186,7 +186,7 @@ def test_a_key_whose_at_times_skip_a_time_is_refused_at_once():
     )
     assert parse_key(CNF.key_text()).missing_time() is None  # a real key names every time
     # the walk reader needs memory for the atoms, not for K
-    huge = parse_key("1 At(START,0)\n2 At(START,1)\n3 At(A,99999999999)\n")
+    huge = parse_key("1 At(START,0)\n2 At(START,1)\n3 At(A,2147483646)\n")
     with pytest.raises(FormatError, match="no At"):
         path_from_valuation({1: True, 2: True}, huge, "x.out")
 

@@ -152,3 +152,73 @@ def test_satkit_decodes_its_own_node_time_output_for_an_aux_named_node(tmp_path)
     assert run(satkit.main, ["dp", str(dp_in), "-o", str(dp_out)]).exit_code == 0
     decoded = run(satkit.main, ["maze", "decode", str(dp_out), "--maze", str(maze)])
     assert (decoded.exit_code, decoded.stdout) == (0, "START Aux(q\n")
+
+
+# -- numbers int() refuses, and bytes that are not UTF-8 (audit 26-C F3, 26-A F1) -------------
+
+HUGE = "1" * 5000
+HUGE_SHOWN = "1" * 30 + "… (5000 digits)"
+BEYOND_ATOM = "exceeds the largest variable number 2147483647"
+BEYOND_K = (
+    "is more than 2,147,483,646, the largest K: a walk of K moves has an At atom for each of its "
+    "K+1 times, and DIMACS numbers at most 2,147,483,647 variables"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (f"1 At(START,0)\n{HUGE} At(A,1)\n", 2,
+         f"atom {HUGE_SHOWN} {BEYOND_ATOM}"),
+        (f"1 At(START,0)\nHas(G,1) 0{HUGE}\n", 2,
+         f"atom {HUGE_SHOWN} {BEYOND_ATOM}"),
+        ("1 At(START,0)\n2147483648 At(A,1)\n", 2,
+         f"atom 2147483648 {BEYOND_ATOM}"),
+        (f"1 At(START,{HUGE})\n", 1, f"the time of At(START,{HUGE_SHOWN}) {BEYOND_K}"),
+        (f"\n1 Has(GOLD,{HUGE})\n", 2, f"the time of Has(GOLD,{HUGE_SHOWN}) {BEYOND_K}"),
+        (f"1 START {HUGE}\n", 1, f"the time of START {HUGE_SHOWN} {BEYOND_K}"),
+        ("1 At(A,2147483647)\n", 1, f"the time of At(A,2147483647) {BEYOND_K}"),
+    ],
+)  # fmt: skip
+def test_a_number_no_key_can_hold_is_an_error_at_its_line(text, line, message):
+    # more than 4,300 digits were a traceback from int()'s limit
+    with pytest.raises(FormatError) as caught:
+        parse_key(text, "k.txt")
+    assert (caught.value.line, caught.value.message) == (line, message)
+
+
+def test_free_text_with_huge_numbers_is_still_skipped():
+    key = parse_key(f"1 At(START,0)\n{HUGE} free text\n2  \u00b2\n3 At(A,2147483646)\n")
+    assert key.at == {1: ("START", 0), 3: ("A", 2147483646)}
+    assert meaning(" \u0663") is None  # (str.isdigit takes it; int() made it a 3)
+
+
+def test_a_byte_that_is_not_utf8_is_an_error_only_in_a_line_naming_an_atom():
+    # the DP readers keep such bytes in the back matter, which `satkit dp` copies
+    key = parse_key("1 At(START,0)\n# g\udce9n\udce9r\udce9\n12 caf\udce9\nP\udce9 4\n", "k.txt")
+    assert key.at == {1: ("START", 0)}
+    for text, line in [
+        ("1 At(START,0)\n2 At(\udcc0,1)\n", 2),
+        ("1 At(START,0)\n2 \udcc0 1\n", 2),
+        ("1 At(START,0)\n\nHas(G\udcc0,0) 3\n", 3),
+        ("1 At(START,\udcc0\n", 1),  # (cut short, and the byte: the byte is said first)
+    ]:
+        with pytest.raises(FormatError) as caught:
+            parse_key(text, "k.txt")
+        assert (caught.value.line, caught.value.message) == (line, "not UTF-8 text (byte 0xc0)")
+
+
+def test_maze_decode_says_so_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from satkit import main
+
+    answer = tmp_path / "k.txt"
+    for key, message in [
+        (f"{HUGE} At(START,0)", f"atom {HUGE_SHOWN} {BEYOND_ATOM}"),
+        (f"1 At(START,{HUGE})", f"the time of At(START,{HUGE_SHOWN}) {BEYOND_K}"),
+    ]:
+        answer.write_text(f"1 T\n0\n{key}\n")
+        result = CliRunner().invoke(main, ["maze", "decode", str(answer)])
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == f"error: {answer}:3: {message}\n"
