@@ -16,6 +16,7 @@ import functools
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -231,10 +232,10 @@ def read_log(path: str) -> list[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # ValueError: JSONDecodeError, digits
             if number == len(lines):  # the last line has no newline: a torn write
                 continue
-            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            why = _why_not_json(exc)
             raise FormatError(display_name(path), number, f"not a JSON record: {why}") from None
         if not isinstance(record, dict):
             raise FormatError(display_name(path), number, "not a JSON object")
@@ -243,6 +244,17 @@ def read_log(path: str) -> list[dict[str, Any]]:
             raise FormatError(display_name(path), number, problem)
         records.append(record)
     return records
+
+
+def _why_not_json(exc: Exception) -> str:
+    """Why ``json.loads`` refused a line: its own message, or for a RecursionError and for
+    int()'s digit limit (a ValueError that is no JSONDecodeError) what was wrong."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    return f"a number of more than {limit:,} digits" if limit else f"a bad number ({exc})"
 
 
 class ResultLog:
@@ -255,8 +267,6 @@ class ResultLog:
         self.previous: list[dict[str, Any]] = []
         self._handle: IO[str]
         if path == "-":
-            import sys
-
             self._handle = sys.stdout
             return
         if resume:

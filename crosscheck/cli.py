@@ -11,6 +11,7 @@ Ctrl-C or SIGTERM stopped a batch before anything failed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -137,6 +138,17 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value
 
 
+def _out_folder(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """``--out DIR``: a folder, so not ``-``, which stands for stdin/stdout wherever a file
+    is taken (it made a folder named ``-``, and commands naming ``-/ksat-1.min.cnf``)."""
+    if value == STDIO:
+        raise click.BadParameter(
+            "'-' is stdin/stdout, not a folder: --out names the folder that failures are "
+            "saved in (./- for a folder named '-')"
+        )
+    return value
+
+
 _fail_on_timeout = click.option(
     "--fail-on-timeout",
     is_flag=True,
@@ -238,6 +250,38 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
+_DRAWING = threading.RLock()
+"""Held by whoever draws a progress line (a `_Progress` ticker thread included) while it
+writes, and by a thread that forks, across the fork (:func:`_hold_across_forks`): a child
+forked while a ticker was writing would inherit this lock, or stderr's buffer lock, held by a
+thread the child does not have, and block on its first write to stderr (a check's worker: a
+false timeout). Reentrant, so that the forking thread never waits on itself, and owned: only
+the thread that holds it can release it (see :func:`_hold_across_forks`)."""
+
+
+def _release_after_fork() -> None:
+    # RuntimeError: the acquire before the fork was cut short (Ctrl-C while the ticker
+    # wrote), so this thread holds nothing to release
+    with contextlib.suppress(RuntimeError):
+        _DRAWING.release()
+
+
+def _hold_across_forks() -> None:
+    """Make every fork of this process (`crosscheck.isolate`, `crosscheck.pool`) wait until no
+    progress line is being written, and start the child with the lock free. (Python 3.12+
+    still warns when it forks while a ticker runs: it cannot know that the ticker holds no
+    lock then.)"""
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(
+            before=_DRAWING.acquire,
+            after_in_parent=_release_after_fork,
+            after_in_child=_release_after_fork,
+        )
+
+
+_hold_across_forks()
+
+
 class _Progress:
     """One line of progress on stderr, drawn only when stderr is a terminal (never with
     ``quiet``): a bar for a batch (:meth:`advance`), or any status text (:meth:`show`,
@@ -260,7 +304,7 @@ class _Progress:
         self.drawn = False
         self.line = StatusLine(self.stream)
         self.text: Callable[[float], str] = lambda now: ""  # the line, at time ``now``
-        self.lock = threading.Lock()
+        self.lock = _DRAWING  # (one for every progress line: held across forks)
         self.ticker: threading.Thread | None = None
 
     def _draw(self, text: Callable[[float], str], *, force: bool = False) -> None:
@@ -567,6 +611,7 @@ def crosscheck_command(
     "out_dir",
     default="fuzz-failures",
     show_default=True,
+    callback=_out_folder,
     help="Folder for failing and timed-out instances, the failures' shrunk forms and maze "
     "files (checked before the run; created when an instance is saved).",
 )
@@ -737,7 +782,7 @@ def _fuzz(
             saved = save_failure(record, options, out_dir, shrink=False)
         finally:
             shrink_bar.close()
-        if saved.shrunk is not None and saved.shrunk.interrupted:
+        if saved.shrunk is not None and saved.shrunk.was_interrupted():
             shrinking = False
             _echo(
                 "interrupted: shrinking stopped (this failure is saved shrunk as far as it got; "
@@ -827,7 +872,9 @@ def shrink_command(
 
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
     Ctrl-C (or --max-checks running out) writes the smallest failing CNF found so far,
-    marked in its comment (", interrupted" or ", stopped by --max-checks").
+    marked in its comment (", interrupted" or ", stopped by --max-checks"); Ctrl-C in the two
+    re-checks after the shrinking writes it as shrunk, with "; re-checks interrupted after
+    N of 2".
     """
     _need_tools(proofs)
     target = output if output is not None else _default_output(path)
@@ -872,6 +919,8 @@ def shrink_command(
     err = target == "-"
     if result.interrupted:
         _echo("interrupted: the smallest failing CNF so far is written", err=True)
+    elif result.rechecks_cut:  # the shrinking had finished
+        _echo("interrupted in the re-checks: the shrunk CNF is written", err=True)
     _echo(
         f"shrunk {instance.name}: {result.original_clauses} -> {len(result.clauses)} clauses "
         f"over {result.nvars} variables in {_plural(result.checks, 'check')} ({described})"

@@ -121,9 +121,22 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def command_path(path: str) -> str:
+    """``path`` as a command's argument: one that starts with ``-`` (``-w.min.cnf``, a file in
+    ``--out -x``) as ``./-w.min.cnf``, which no command takes for an option (``-`` alone,
+    stdin, stays as it is).
+
+    >>> command_path("-w.min.cnf"), command_path("out/a.cnf"), command_path("-")
+    ('./-w.min.cnf', 'out/a.cnf', '-')
+    """
+    if path.startswith("-") and path != "-":
+        return os.path.join(os.curdir, path)
+    return path
+
+
 def check_command(path: str, options: CheckOptions, *, encoding: str | None = None) -> str:
     """The ``satkit crosscheck`` command line that re-checks ``path`` the same way."""
-    words = ["satkit", "crosscheck", path, "--solvers", ",".join(options.solvers)]
+    words = ["satkit", "crosscheck", command_path(path), "--solvers", ",".join(options.solvers)]
     if options.timeout != DEFAULT_TIMEOUT:
         words += ["--timeout", f"{options.timeout:g}"]
     if options.proofs:

@@ -44,21 +44,34 @@ class ShrinkResult:
     out_of_checks: bool = False  # max_checks ran out: more checks might shrink it further
     rechecks: int = 0  # checks of the final formula after the shrinking (beyond ``checks``)
     refailed: int = 0  # how many of them failed the same way again
+    rechecks_cut: int = 0  # re-checks that Ctrl-C left undone (the shrinking had finished)
 
     def flaky(self) -> str:
         """``"; failed again in K of N re-checks (a flaky solver?)"`` when the final formula
         did not fail every time it was checked again, else ``""``: a flaky failure lets the
-        shrinker keep a formula that failed once by chance."""
-        if self.refailed == self.rechecks:
-            return ""
-        return (
-            f"; failed again in {self.refailed} of {self.rechecks} re-checks (a flaky solver?)"
-        )
+        shrinker keep a formula that failed once by chance. When Ctrl-C cut the re-checks
+        short, ``"; re-checks interrupted after N of M"`` follows (N counts only those that
+        finished)."""
+        text = ""
+        if self.refailed != self.rechecks:
+            text = (
+                f"; failed again in {self.refailed} of {self.rechecks} re-checks (a flaky solver?)"
+            )
+        if self.rechecks_cut:
+            planned = self.rechecks + self.rechecks_cut
+            text += f"; re-checks interrupted after {self.rechecks} of {planned}"
+        return text
+
+    def was_interrupted(self) -> bool:
+        """Whether Ctrl-C (or SIGTERM) came, while shrinking or in the re-checks after it:
+        the caller stops what it would do next."""
+        return self.interrupted or bool(self.rechecks_cut)
 
     def stopped_early(self) -> str:
-        """``", interrupted"`` when Ctrl-C (or SIGTERM) stopped it, ``", stopped by
+        """``", interrupted"`` when Ctrl-C (or SIGTERM) stopped the shrinking, ``", stopped by
         --max-checks"`` when the budget ran out (either way the formula may not be
-        minimal), else ``""``: for the messages and the shrunk file's comment."""
+        minimal), else ``""``: for the messages and the shrunk file's comment. (Ctrl-C in the
+        re-checks, after the shrinking finished, is said by :meth:`flaky`.)"""
         if self.interrupted:
             return ", interrupted"
         return ", stopped by --max-checks" if self.out_of_checks else ""
@@ -263,7 +276,9 @@ def shrink_instance(
     ``first_record``, when given, gets the first check's record appended (to say why
     nothing fails without checking again). The final formula is then checked ``rechecks``
     more times (outside ``max_checks``; not after Ctrl-C), and ``ShrinkResult.flaky`` says
-    when it did not fail every time.
+    when it did not fail every time. Ctrl-C in those re-checks ends them
+    (``ShrinkResult.rechecks_cut``) but leaves the formula unmarked: it is shrunk as far as
+    the shrinker goes.
     """
     original = len(instance.clauses)
     checks = 0
@@ -334,15 +349,16 @@ def shrink_instance(
     failures = failure_signature(kept) & target
     out_of_checks = out_of_checks and not interrupted
     done = checks
-    refailed = 0
+    refailed = rechecked = cut = 0
     for _ in range(0 if interrupted else rechecks):
         try:
             again = check(clauses, nvars)
-        except KeyboardInterrupt:
-            interrupted = True
+        except KeyboardInterrupt:  # the shrinking had finished: only the re-checks are cut
+            cut = rechecks - rechecked  # (the check it stopped is none that did not fail)
             break
+        rechecked += 1
         refailed += bool(failure_signature(again) & failures)
     return ShrinkResult(
         clauses, nvars, done, original, failures, kept, interrupted, out_of_checks,
-        checks - done, refailed,
+        rechecked, refailed, cut,
     )  # fmt: skip

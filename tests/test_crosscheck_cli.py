@@ -6,6 +6,8 @@ import io
 import json
 import os
 import re
+import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -272,6 +274,20 @@ def test_corrupt_log_is_bad_input(batch, tmp_path):
     assert result.exit_code == 1 and f"error: {log}:1: not a JSON record" in result.stderr
 
 
+def test_a_log_with_a_number_of_5000_digits_is_one_error_line(batch, tmp_path):
+    # int()'s digit limit raises a ValueError that is no JSONDecodeError: it was a
+    # traceback (audit 26-C F2)
+    if not hasattr(sys, "get_int_max_str_digits"):
+        pytest.skip("Python before 3.11 has no digit limit")
+    log = tmp_path / "run.jsonl"
+    log.write_text('{"instance": "x", "n": ' + "1" * 5000 + "}\n")
+    result = invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", str(log), "--resume", "-q")
+    assert result.exit_code == 1
+    why = "not a JSON record: a number of more than 4,300 digits"
+    assert result.stderr == f"error: {log}:1: {why}\n"
+    assert log.read_text().startswith('{"instance": "x", "n": 111')  # left as it was
+
+
 def test_json_to_stdout_moves_the_summary_to_stderr(batch):
     result = invoke("crosscheck", str(batch / "a-sat.cnf"), "--json", "-")
     assert result.exit_code == 0
@@ -492,6 +508,22 @@ def test_shrink_command(tmp_path, unsat_with_five):
     assert f"reproduce: {command}" in result.stdout
     # the command really reproduces it
     again = invoke("crosscheck", str(target), "--solvers", f"minisat22,{unsat_with_five}")
+    assert again.exit_code == 1 and "disagree" in again.stdout
+
+
+def test_shrink_reproduce_command_runs_for_a_file_whose_name_starts_with_a_dash(
+    tmp_path, monkeypatch, unsat_with_five
+):
+    # "reproduce: satkit crosscheck -w.min.cnf …" was "No such option '-w'" (audit 26-B F2)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-w.cnf").write_text("p cnf 5 2\n1 5 0\n-1 2 0\n")
+    solvers = f"minisat22,{unsat_with_five}"
+    result = invoke("shrink", "-q", "--solvers", solvers, "--", "-w.cnf")
+    assert result.exit_code == 0, result.output
+    command = f"satkit crosscheck ./-w.min.cnf --solvers {solvers}"
+    assert result.stdout.splitlines()[-2:] == ["saved: -w.min.cnf", f"reproduce: {command}"]
+    assert (tmp_path / "-w.min.cnf").read_text().startswith(f"c reproduce: {command}\n")
+    again = invoke(*command.split()[1:])
     assert again.exit_code == 1 and "disagree" in again.stdout
 
 
@@ -1219,6 +1251,68 @@ def test_the_progress_bar_catches_up_and_its_clock_runs_while_workers_are_busy(m
     cleared = stream.getvalue()
     time.sleep(0.2)
     assert stream.getvalue() == cleared
+
+
+class _SlowTerminal:
+    """A terminal whose writes take a while, each under its own lock, as stderr's buffer
+    takes its lock for a write: a fork in the middle of one leaves the child that lock held
+    by a thread it does not have."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.text: list[str] = []
+        self.ticker_writing = threading.Event()
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> None:
+        with self.lock:
+            if threading.current_thread() is not threading.main_thread():
+                self.ticker_writing.set()
+            time.sleep(0.2)
+            self.text.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_fork_while_the_progress_ticker_writes_leaves_the_child_free_to_write(monkeypatch):
+    # crosscheck/shrink/fuzz fork workers while the ticker redraws the progress line; a child
+    # forked mid-write blocked on its first write to stderr: a false timeout (audit 26-C F5)
+    from crosscheck.isolate import CAN_FORK, call_isolated
+    from crosscheck.pool import run_pool
+
+    if not CAN_FORK:
+        pytest.skip("no fork on this platform")
+    stream = _SlowTerminal()
+    progress = cli._Progress(0, quiet=False, stream=stream)
+    monkeypatch.setattr(progress, "TICK", 0.01)
+    progress.show("shrinking x: 1 check")  # drawn, and the ticker started
+    try:
+        for _ in range(3):
+            stream.ticker_writing.clear()
+            assert stream.ticker_writing.wait(30)  # (a generous wait, not a speed limit)
+            outcome = call_isolated(lambda: stream.write("child") or "wrote", timeout=10)
+            assert (outcome.kind, outcome.value) == ("ok", "wrote"), outcome
+        # a pool's worker, forked by multiprocessing, the same
+        stream.ticker_writing.clear()
+        assert stream.ticker_writing.wait(30)
+        work = lambda _index: stream.write("worker") or "wrote"  # noqa: E731
+        lost = lambda _index, kind, reason: f"{kind}: {reason}"  # noqa: E731
+        assert list(run_pool(1, work, lost, watchdog=10)) == [(0, "wrote")]
+    finally:
+        progress.close()
+    free: list[bool] = []  # nothing left held after the forks (asked from another thread)
+
+    def take() -> None:
+        free.append(cli._DRAWING.acquire(timeout=30))
+        cli._DRAWING.release()
+
+    other = threading.Thread(target=take)
+    other.start()
+    other.join()
+    assert free == [True]
 
 
 def test_json_naming_an_existing_cnf_is_refused_and_the_file_kept(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from collections import Counter
 
 import pytest
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from crosscheck.check import CheckOptions
 from crosscheck.fuzz import (
     FuzzOptions,
+    check_command,
     fuzz_instance,
     is_failure,
     regenerate_command,
@@ -228,6 +230,41 @@ def test_fuzz_cli_reports_a_failure_with_its_reproduce_line(tmp_path):
     assert reproduce.endswith(".min.cnf --solvers minisat22,test:flip-1")
 
 
+def test_a_reproduce_command_runs_when_the_folder_starts_with_a_dash(tmp_path, monkeypatch):
+    # `--out -x` saved "reproduce: satkit crosscheck -x/ksat-N.min.cnf …": click took the path
+    # for an option, "No such option" (audit 26-B F2)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        main,
+        ["fuzz", "-n", "6", "--family", "ksat", "--seed", "7", "--max-vars", "25",
+         "--solvers", "minisat22,test:flip-1", "--out", "-x"],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    reproduce = next(line for line in result.stdout.splitlines() if "reproduce: " in line)
+    command = reproduce.split("reproduce: ", 1)[1]
+    assert command.startswith("satkit crosscheck ./-x/ksat-")
+    path = shlex.split(command)[2]
+    assert read_dimacs(path).comments[0] == f"reproduce: {command}"
+    again = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert again.exit_code == 1 and "test:flip-1" in again.stdout, again.output
+    assert check_command("-a b.cnf", CheckOptions(["minisat22"])) == (
+        "satkit crosscheck './-a b.cnf' --solvers minisat22"
+    )
+    assert check_command("-", CheckOptions(["minisat22"])).startswith("satkit crosscheck - ")
+
+
+def test_fuzz_out_dash_is_a_usage_error_not_a_folder_named_dash(tmp_path, monkeypatch):
+    # DESIGN: `-` means stdin/stdout wherever a file is taken; `--out -` made a folder "-"
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["fuzz", "-n", "1", "--out", "-"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: Invalid value for '--out': '-' is stdin/stdout, not a folder: --out names "
+        "the folder that failures are saved in (./- for a folder named '-')"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 FUZZ_FLIP = ["fuzz", "-n", "6", "--family", "ksat", "--seed", "7", "--max-vars", "25",
              "--solvers", "minisat22,test:flip-1"]  # fmt: skip
 
@@ -436,6 +473,40 @@ def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
     assert lines[first + 1].endswith(" (5 checks, interrupted)")
     comment = read_dimacs(str(out / f"ksat-{seed}.min.cnf")).comments[1]
     assert comment.endswith(" in 5 checks (test:flip-1 disagree), interrupted")
+
+
+def test_ctrl_c_in_fuzz_rechecks_stops_the_shrinking_but_marks_no_formula(tmp_path, monkeypatch):
+    # a re-check that Ctrl-C stopped counted as one that did not fail (audit 26-B F3); the
+    # formula is shrunk to the end, but the failures after it are saved unshrunk all the same
+    import crosscheck.shrink
+
+    full = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(tmp_path / "full")])
+    shrunk = next(line for line in full.stdout.splitlines() if line.startswith("  shrunk "))
+    checks = int(shrunk.rsplit("(", 1)[1].split()[0])
+    real_check = crosscheck.shrink.check_instance
+    calls = []
+
+    def ctrl_c_in_the_first_re_check(*args):
+        calls.append(args)
+        if len(calls) == checks + 1:
+            raise KeyboardInterrupt
+        return real_check(*args)
+
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", ctrl_c_in_the_first_re_check)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    fails = [i for i, line in enumerate(lines) if line.startswith("FAIL ksat seed ")]
+    assert len(fails) >= 2
+    first = fails[0]
+    assert lines[first + 1] == shrunk + "; re-checks interrupted after 0 of 2"
+    seed = lines[first].split(":")[0].removeprefix("FAIL ksat seed ")
+    comment = read_dimacs(str(out / f"ksat-{seed}.min.cnf")).comments[1]
+    assert comment.endswith(" checks (test:flip-1 disagree); re-checks interrupted after 0 of 2")
+    assert "interrupted: shrinking stopped (this failure is saved shrunk" in result.stderr
+    for i in fails[1:]:  # not shrunk after Ctrl-C
+        assert lines[i + 1].startswith("  saved: ") and lines[i + 2].startswith("  regenerate: ")
 
 
 def test_the_edge_family_finds_what_the_others_never_generate(tmp_path):

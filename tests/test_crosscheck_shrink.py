@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import sys
@@ -240,6 +241,57 @@ def test_a_shrink_stopped_by_ctrl_c_says_so_in_its_file_and_its_line(flips, tmp_
     assert line.endswith(f" in 12 checks ({flips} disagree), interrupted")
     comment = read_dimacs(str(tmp_path / "fails.min.cnf")).comments[1]
     assert comment.endswith(f" in 12 checks ({flips} disagree), interrupted")
+
+
+def test_ctrl_c_in_the_re_checks_is_no_flaky_solver_and_leaves_the_formula_unmarked(
+    flips, monkeypatch
+):
+    # the re-check that Ctrl-C stopped was counted as one that did not fail: "failed again
+    # in 1 of 2 re-checks (a flaky solver?)" and ", interrupted" for a formula shrunk to
+    # the end (audit 26-B F3)
+    options = CheckOptions(["minisat22", flips], timeout=30)
+    instance = _failing_ksat(options)
+    full = shrink_instance(instance, options)
+    assert full is not None and (full.rechecks, full.refailed, full.rechecks_cut) == (2, 2, 0)
+    for done in (0, 1):  # Ctrl-C in the first re-check, then in the second
+        _ctrl_c_at_check(monkeypatch, full.checks + done + 1)
+        result = shrink_instance(instance, options)
+        monkeypatch.undo()
+        assert result is not None and not result.interrupted and result.was_interrupted()
+        assert (result.clauses, result.nvars, result.checks) == (
+            full.clauses, full.nvars, full.checks,
+        )  # fmt: skip
+        assert (result.rechecks, result.refailed, result.rechecks_cut) == (done, done, 2 - done)
+        assert result.stopped_early() == ""
+        assert result.flaky() == f"; re-checks interrupted after {done} of 2"
+    # a re-check that finished without failing is still said, with the cut one
+    flaky = dataclasses.replace(full, rechecks=1, refailed=0, rechecks_cut=1)
+    assert flaky.flaky() == (
+        "; failed again in 0 of 1 re-checks (a flaky solver?); re-checks interrupted after 1 of 2"
+    )
+
+
+def test_the_shrink_command_says_ctrl_c_in_the_re_checks_as_such(flips, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from formats.dimacs import read_dimacs, write_dimacs
+    from formats.formula import Formula
+    from satkit import main
+
+    options = CheckOptions(["minisat22", flips], timeout=30)
+    instance = _failing_ksat(options)
+    full = shrink_instance(instance, options)
+    assert full is not None
+    path = tmp_path / "fails.cnf"
+    write_dimacs(Formula(nvars=instance.nvars, clauses=instance.clauses), str(path))
+    _ctrl_c_at_check(monkeypatch, full.checks + 2)  # in the second re-check
+    result = CliRunner().invoke(main, ["shrink", str(path), "-s", f"minisat22,{flips}"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "interrupted in the re-checks: the shrunk CNF is written\n"
+    line = next(line for line in result.stdout.splitlines() if line.startswith("shrunk "))
+    ending = f" in {full.checks} checks ({flips} disagree); re-checks interrupted after 1 of 2"
+    assert line.endswith(ending)
+    assert read_dimacs(str(tmp_path / "fails.min.cnf")).comments[1].endswith(ending)
 
 
 class _WrongTheFirstTime(_FlipsWithThree):
