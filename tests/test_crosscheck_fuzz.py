@@ -447,22 +447,27 @@ def test_an_unshrunk_save_leaves_no_shrunk_file_of_an_earlier_run_beside_it(tmp_
     assert read_dimacs(f"{stem}.min.cnf").comments[0] == f"reproduce: {saved.reproduce}"
 
 
-def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
-    tmp_path, monkeypatch
-):
-    # "381 -> 306 clauses in 70 checks" looked finished (audit 19-B #6)
+def ctrl_c_at_check(monkeypatch, n: int) -> None:
+    """Make the ``n``-th cross-check that shrinking runs end as Ctrl-C does."""
     import crosscheck.shrink
 
     real_check = crosscheck.shrink.check_instance
     calls = []
 
-    def ctrl_c_at_the_5th_check(*args):
+    def check(*args):
         calls.append(args)
-        if len(calls) == 5:
+        if len(calls) == n:
             raise KeyboardInterrupt
         return real_check(*args)
 
-    monkeypatch.setattr(crosscheck.shrink, "check_instance", ctrl_c_at_the_5th_check)
+    monkeypatch.setattr(crosscheck.shrink, "check_instance", check)
+
+
+def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
+    tmp_path, monkeypatch
+):
+    # "381 -> 306 clauses in 70 checks" looked finished (audit 19-B #6)
+    ctrl_c_at_check(monkeypatch, 5)
     out = tmp_path / "out"
     result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 1
@@ -478,21 +483,10 @@ def test_a_shrink_stopped_by_ctrl_c_is_marked_in_the_saved_file_and_the_line(
 def test_ctrl_c_in_fuzz_rechecks_stops_the_shrinking_but_marks_no_formula(tmp_path, monkeypatch):
     # a re-check that Ctrl-C stopped counted as one that did not fail (audit 26-B F3); the
     # formula is shrunk to the end, but the failures after it are saved unshrunk all the same
-    import crosscheck.shrink
-
     full = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(tmp_path / "full")])
     shrunk = next(line for line in full.stdout.splitlines() if line.startswith("  shrunk "))
     checks = int(shrunk.rsplit("(", 1)[1].split()[0])
-    real_check = crosscheck.shrink.check_instance
-    calls = []
-
-    def ctrl_c_in_the_first_re_check(*args):
-        calls.append(args)
-        if len(calls) == checks + 1:
-            raise KeyboardInterrupt
-        return real_check(*args)
-
-    monkeypatch.setattr(crosscheck.shrink, "check_instance", ctrl_c_in_the_first_re_check)
+    ctrl_c_at_check(monkeypatch, checks + 1)  # the first re-check
     out = tmp_path / "out"
     result = CliRunner().invoke(main, [*FUZZ_FLIP, "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 1
