@@ -61,7 +61,7 @@ from maze.decoder import decode, parse_path_text
 from maze.generator import generate_maze
 from maze.key import Key, at_name, has_name, key_from_names, parse_key
 from maze.model import Maze
-from maze.parser import read_maze, steps_beyond_max
+from maze.parser import read_maze, steps_beyond_max, steps_value
 from maze.pipeline import (
     CONFIRM_SECONDS,
     Attempt,
@@ -165,7 +165,7 @@ class _Steps(click.ParamType):
         too_many = steps_beyond_max(text)
         if too_many:
             self.fail(too_many, param, ctx)
-        return int(text)
+        return steps_value(text)
 
 
 STEPS = _Steps()

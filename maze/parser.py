@@ -47,12 +47,19 @@ MAX_STEPS = MAX_VARIABLES - 1
 and DIMACS numbers no more than MAX_VARIABLES variables."""
 
 
+def steps_value(digits: str) -> int:
+    """K written as ``digits`` (ASCII digits, leading zeros allowed, however many: ``int``
+    refuses more than 4,300 digits); MAX_STEPS + 1 for any value above MAX_STEPS."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(MAX_STEPS)):
+        return MAX_STEPS + 1
+    return min(int(significant or "0"), MAX_STEPS + 1)
+
+
 def steps_beyond_max(digits: str) -> str | None:
     """The message refusing K written as ``digits`` (ASCII digits) when it is above
-    `MAX_STEPS`, else None. Thousands of digits are refused before ``int`` (which has a
-    limit of its own) and cut short in the message."""
-    significant = digits.lstrip("0")
-    if len(significant) <= len(str(MAX_STEPS)) and int(significant or "0") <= MAX_STEPS:
+    `MAX_STEPS`, else None; thousands of digits are cut short in it."""
+    if steps_value(digits) <= MAX_STEPS:
         return None
     return (
         f"K {literal_for_message(digits.encode())} is more than {MAX_STEPS:,}: a walk of K "
@@ -169,7 +176,7 @@ def parse_maze(text: str, name: str = "<string>", *, strict: bool = False) -> Ma
     too_many = steps_beyond_max(steps_text)
     if too_many:
         raise reader.error(3, too_many)
-    steps = int(steps_text)
+    steps = steps_value(steps_text)
 
     node_set = set(nodes)
     treasure_set = set(treasures)

@@ -159,6 +159,16 @@ def test_the_largest_k_is_not_refused_as_beyond_dimacs_but_by_the_memory_check(t
     assert result.stderr.startswith(f"error: {maze_file}:3: K gives ")
 
 
+def test_a_k_of_thousands_of_leading_zeros_is_its_value(tmp_path):
+    # 5,000 zeros then 3 passed the limit check and reached int(): a traceback (review 26 #1)
+    k = "0" * 5000 + "3"
+    maze_file = tmp_path / "zeros.txt"
+    maze_file.write_text(EXAMPLE.read_text().replace("\n5\n", f"\n{k}\n", 1))
+    assert (run("solve", maze_file, "-q").stdout, run("solve", maze_file).exit_code) == (
+        "START C G H\n", 10)
+    assert run("solve", EXAMPLE, "-k", k).stdout == "START C G H\n"
+
+
 def test_a_planted_walk_too_long_for_the_memory_is_refused_up_front(tmp_path, monkeypatch):
     # -k 2000000000 --planted grew to 20 GB before it was killed (audit 26-B F5)
     import maze.cli
