@@ -24,7 +24,7 @@ from typing import IO, Any
 from crosscheck.check import OUTCOMES, CheckOptions, bad_input_record, check_instance
 from crosscheck.instances import load_instance
 from crosscheck.pool import run_pool
-from formats.errors import FormatError
+from formats.errors import FormatError, number_too_long
 from formats.memory import available_memory
 from formats.streams import display_name, read_bytes
 
@@ -232,11 +232,10 @@ def read_log(path: str) -> list[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # ValueError: JSONDecodeError, digits
+        except (ValueError, RecursionError) as exc:  # (JSONDecodeError is a ValueError)
             if number == len(lines):  # the last line has no newline: a torn write
                 continue
-            why = _why_not_json(exc)
-            raise FormatError(display_name(path), number, f"not a JSON record: {why}") from None
+            raise _not_a_record(exc, line, display_name(path), number) from None
         if not isinstance(record, dict):
             raise FormatError(display_name(path), number, "not a JSON object")
         problem = record_problem(record)
@@ -246,15 +245,16 @@ def read_log(path: str) -> list[dict[str, Any]]:
     return records
 
 
-def _why_not_json(exc: Exception) -> str:
-    """Why ``json.loads`` refused a line: its own message, or for a RecursionError and for
-    int()'s digit limit (a ValueError that is no JSONDecodeError) what was wrong."""
+def _not_a_record(exc: Exception, line: str, name: str, number: int) -> Exception:
+    """What to raise for line ``number`` of a log, which ``json.loads`` refused with ``exc``:
+    a FormatError saying why, or ``exc`` itself when it is no fault of the line's."""
     if isinstance(exc, json.JSONDecodeError):
-        return exc.msg
+        return FormatError(name, number, f"not a JSON record: {exc.msg}")
     if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    return f"a number of more than {limit:,} digits" if limit else f"a bad number ({exc})"
+        return FormatError(name, number, "not a JSON record: nested too deeply")
+    if isinstance(exc, ValueError):  # int()'s digit limit
+        return number_too_long(exc, line, name, "not a JSON record", number) or exc
+    return exc
 
 
 class ResultLog:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import re
+import sys
 
 
 def count(number: int, noun: str, plural: str | None = None) -> str:
@@ -82,3 +84,35 @@ def machine_failure(exc: OSError, doing: str) -> BaseException:
     if exc.errno in MACHINE_ERRNOS:
         return EnvironmentFailure(f"cannot {doing}: {exc.strerror or exc}")
     return exc
+
+
+_QUOTED_OR_COMMENT = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+)
+"""A string (JSON's, TOML's four kinds) or a TOML comment: digits there are no number."""
+
+_INTEGER = re.compile(r"(?<![0-9_.eE])[0-9][0-9_]*(?![0-9_.eE])")
+"""An integer as JSON or TOML writes it (TOML may put ``_`` between digits); not part of a
+float, where ``int`` is never called."""
+
+
+def number_too_long(
+    exc: ValueError, text: str, name: str, what: str, line: int | None = None
+) -> FormatError | None:
+    """The error for ``exc`` when it is ``int``'s refusal of a number of more digits than
+    Python reads (4,300 by default: ``sys.set_int_max_str_digits``), raised while ``text``
+    was parsed as JSON or TOML: ``WHAT: a number of N digits …`` at the line of the first
+    such integer outside strings and comments (``line`` when ``text`` is that one line);
+    None when ``exc`` is something else, to be raised as it is."""
+    if "integer string conversion" not in str(exc):
+        return None
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    blanked = _QUOTED_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    for found in _INTEGER.finditer(blanked):
+        digits = len(found.group()) - found.group().count("_")
+        if digits > limit:
+            at = line if line is not None else blanked.count("\n", 0, found.start()) + 1
+            return FormatError(
+                name, at, f"{what}: a number of {digits:,} digits (at most {limit:,} are read)"
+            )
+    return FormatError(name, line, f"{what}: a number of more than {limit:,} digits")

@@ -13,11 +13,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from formats.errors import FormatError
+from formats.errors import FormatError, number_too_long
 from formats.streams import display_name, read_text
 from puzzles.hitman_sat import Inconsistent, KnowledgeBase, ObservationError
 from puzzles.loader import did_you_mean
-from puzzles.sourcemap import number_too_long, written
+from puzzles.sourcemap import written
 
 STATUS_KEYS = ("position", "orientation", "vision", "hear", "penalties", "m", "n")
 """The keys every status of a trace needs."""
@@ -82,8 +82,8 @@ def parse_trace(text: str, file: str, line: int) -> Trace:
         raise FormatError(file, line, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise FormatError(file, line, "invalid JSON: nested too deeply") from None
-    except ValueError:  # int()'s digit limit (JSONDecodeError, a ValueError, is caught above)
-        error = number_too_long(text, file, "JSON", line)
+    except ValueError as exc:  # int()'s digit limit (JSONDecodeError is caught above)
+        error = number_too_long(exc, text, file, "invalid JSON", line)
         if error is None:
             raise
         raise error from None

@@ -49,15 +49,9 @@ from pathlib import PurePath
 from typing import Any
 
 from formats.dimacs import holds_line_break
-from formats.errors import FormatError, count
+from formats.errors import FormatError, count, number_too_long
 from formats.streams import display_name, read_text
-from puzzles.sourcemap import (
-    SourceMap,
-    TomlSourceMap,
-    decode_json,
-    number_too_long,
-    written,
-)
+from puzzles.sourcemap import SourceMap, TomlSourceMap, decode_json, written
 from puzzles.zebra import HINT_KINDS, HOUSE_KINDS, Hint, Item, Puzzle, Question
 
 try:
@@ -123,8 +117,8 @@ def _decode_toml(text: str, name: str) -> tuple[Any, SourceMap]:
                 line = text.count("\n") + 1
                 message += " (at the end of the file)"
         raise FormatError(name, line, f"invalid TOML: {message}") from None
-    except ValueError:  # int()'s digit limit (TOMLDecodeError, a ValueError, is caught above)
-        error = number_too_long(text, name, "TOML")
+    except ValueError as exc:  # int()'s digit limit (TOMLDecodeError is caught above)
+        error = number_too_long(exc, text, name, "invalid TOML")
         if error is None:
             raise
         raise error from None

@@ -26,12 +26,11 @@ import json
 import json.decoder
 import json.scanner
 import re
-import sys
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from formats.errors import FormatError
+from formats.errors import FormatError, number_too_long
 
 Path = Sequence[Any]
 
@@ -218,30 +217,12 @@ def decode_json(text: str, name: str) -> tuple[Any, JsonSourceMap]:
         ) from None
     except RecursionError:
         raise FormatError(name, None, "invalid JSON: nested too deeply") from None
-    except ValueError:  # int()'s digit limit (JSONDecodeError, a ValueError, is caught above)
-        error = number_too_long(text, name, "JSON")
+    except ValueError as exc:  # int()'s digit limit (JSONDecodeError is caught above)
+        error = number_too_long(exc, text, name, "invalid JSON")
         if error is None:
             raise
         raise error from None
     return document, JsonSourceMap(text, document)
-
-
-def number_too_long(text: str, name: str, what: str, line: int | None = None
-                    ) -> FormatError | None:
-    """The error for a number in ``text`` (a ``what`` document) with more digits than
-    Python's ``int`` reads (4,300 by default: ``sys.set_int_max_str_digits``), at the line of
-    the first such number (``line`` when ``text`` is that line), or None when there is none
-    (the ValueError came from elsewhere: let it propagate)."""
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-    found = re.search(f"[0-9]{{{limit + 1},}}", text) if limit else None
-    if found is None:
-        return None
-    if line is None:
-        line = text.count("\n", 0, found.start()) + 1
-    digits = len(found.group())
-    return FormatError(
-        name, line, f"invalid {what}: a number of {digits:,} digits (at most {limit:,} are read)"
-    )
 
 
 def _toml_keys(match: re.Match[str]) -> list[str]:

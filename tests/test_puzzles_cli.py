@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -460,6 +461,7 @@ def test_a_directory_as_a_puzzle_file_or_cnf_is_one_error_line(tmp_path):
         assert result.stderr == f"error: {tmp_path}: is a directory, not a file\n"
 
 
+@pytest.mark.skipif(not hasattr(sys, "get_int_max_str_digits"), reason="no digit limit here")
 def test_a_number_too_long_for_int_is_one_error_line_in_json_toml_maps_and_traces(
     tmp_path: Path,
 ) -> None:
@@ -485,3 +487,26 @@ def test_a_number_too_long_for_int_is_one_error_line_in_json_toml_maps_and_trace
     path = tmp_path / "ok.json"
     path.write_text(f'{{"title": "x", "houses": {digits_401}}}')
     assert "a number of" not in run("solve", str(path)).stderr
+
+
+@pytest.mark.skipif(not hasattr(sys, "get_int_max_str_digits"), reason="no digit limit here")
+@pytest.mark.parametrize(
+    ("name", "text", "line", "digits"),
+    [
+        # digits in a string or a comment first: the error named their line (review 26 #4)
+        ("s.toml", 'title = "{b}"\nx = 1\nhouses = {b}\n', 3, "5,000"),
+        ("c.toml", "# {b}\nhouses = {b}\n", 2, "5,000"),
+        ("f.toml", "x = 1.{b}\nhouses = {b}\n", 2, "5,000"),
+        ("s.json", '{{"title": "{b}",\n"x": 1,\n"houses": {b}}}', 3, "5,000"),
+        # TOML may write 1_000: 4,400 digits with no run of 4,301 was a traceback (#2)
+        ("u.toml", "houses = {u}\n", 1, "4,400"),
+    ],
+)
+def test_the_number_too_long_for_int_is_found_where_it_is(tmp_path, name, text, line, digits):
+    path = tmp_path / name
+    path.write_text(text.format(b="1" * 5000, u="_".join(["1"] * 4400)))
+    result = run("solve", str(path))
+    kind = "TOML" if name.endswith(".toml") else "JSON"
+    assert (result.exit_code, result.stderr) == (1, (
+        f"error: {path}:{line}: invalid {kind}: a number of {digits} digits "
+        "(at most 4,300 are read)\n"))
