@@ -11,7 +11,6 @@ Ctrl-C or SIGTERM stopped a batch before anything failed.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import os
@@ -56,6 +55,7 @@ from crosscheck.registry import canonical_name, unavailable_reason
 from crosscheck.report import Tally, failure_lines, family_lines, notice_lines, summary_lines
 from crosscheck.shrink import failure_signature, shrink_instance
 from crosscheck.validate import CheckerMissing, load_checker
+from formats.cli import DRAWING as _DRAWING  # (held across forks: see formats.cli)
 from formats.cli import (
     EXIT_INTERRUPTED,
     SEED,
@@ -66,6 +66,7 @@ from formats.cli import (
     leave,
     report_errors,
 )
+from formats.cli import is_terminal as _is_terminal
 from formats.detect import named_dimacs
 from formats.dimacs import write_dimacs
 from formats.formula import Formula
@@ -242,44 +243,6 @@ def _need_tools(proofs: bool, plot: str | None = None) -> None:
         fail(str(exc))
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    """Whether progress may be drawn on ``stream`` (a terminal)."""
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):  # no isatty, or closed
-        return False
-
-
-_DRAWING = threading.RLock()
-"""Held by whoever draws a progress line (a `_Progress` ticker thread included) while it
-writes, and by a thread that forks, across the fork (:func:`_hold_across_forks`): a child
-forked while a ticker was writing would inherit this lock, or stderr's buffer lock, held by a
-thread the child does not have, and block on its first write to stderr (a check's worker: a
-false timeout). Reentrant, so that the forking thread never waits on itself, and owned: only
-the thread that holds it can release it (see :func:`_hold_across_forks`)."""
-
-
-def _release_after_fork() -> None:
-    # RuntimeError: the acquire before the fork was cut short (Ctrl-C while the ticker
-    # wrote), so this thread holds nothing to release
-    with contextlib.suppress(RuntimeError):
-        _DRAWING.release()
-
-
-def _hold_across_forks() -> None:
-    """Make every fork of this process (`crosscheck.isolate`, `crosscheck.pool`) wait until no
-    progress line is being written, and start the child with the lock free. (Python 3.12+
-    still warns when it forks while a ticker runs: it cannot know that the ticker holds no
-    lock then.)"""
-    if hasattr(os, "register_at_fork"):
-        os.register_at_fork(
-            before=_DRAWING.acquire,
-            after_in_parent=_release_after_fork,
-            after_in_child=_release_after_fork,
-        )
-
-
-_hold_across_forks()
 
 
 class _Progress:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import json
@@ -116,6 +117,46 @@ class StatusLine:
         self.stream.flush()
 
 
+def is_terminal(stream: Any) -> bool:
+    """Whether progress may be drawn on ``stream`` (a terminal)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+DRAWING = threading.RLock()
+"""Held by whoever draws a progress line (a `Ticker` thread, crosscheck's bar) while it
+writes, and by a thread that forks, across the fork (:func:`_hold_across_forks`): a child
+forked while a ticker was writing would inherit this lock, or stderr's buffer lock, held by a
+thread the child does not have, and block on its first write to stderr (a check's worker: a
+false timeout). Reentrant, so that the forking thread never waits on itself, and owned: only
+the thread that holds it can release it (see :func:`_hold_across_forks`)."""
+
+
+def _release_after_fork() -> None:
+    # RuntimeError: the acquire before the fork was cut short (Ctrl-C while the ticker
+    # wrote), so this thread holds nothing to release
+    with contextlib.suppress(RuntimeError):
+        DRAWING.release()
+
+
+def _hold_across_forks() -> None:
+    """Make every fork of this process (`crosscheck.isolate`, `crosscheck.pool`) wait until no
+    progress line is being written, and start the child with the lock free. (Python 3.12+
+    still warns when it forks while a ticker runs: it cannot know that the ticker holds no
+    lock then.)"""
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(
+            before=DRAWING.acquire,
+            after_in_parent=_release_after_fork,
+            after_in_child=_release_after_fork,
+        )
+
+
+_hold_across_forks()
+
+
 class Ticker:
     """Progress for long work: a `StatusLine` on stderr, rewritten every ``delay`` seconds
     by a timer thread while the work runs (a context manager; the line is cleared at the
@@ -128,7 +169,7 @@ class Ticker:
         self.delay = delay
         self.start = time.monotonic()
         self.stop = threading.Event()
-        self.lock = threading.Lock()  # one writer at a time: the ticker or `say`
+        self.lock = DRAWING  # one writer at a time (the ticker or `say`), none across a fork
         self.shown = False
         self.line = StatusLine(sys.stderr)
         self.thread = threading.Thread(target=self._run, name="satkit-progress", daemon=True)
@@ -166,7 +207,7 @@ PROGRESS_DELAY = 1.0
 def at_terminal(describe: Callable[[float], str], quiet: bool = False) -> Ticker | None:
     """A `Ticker` (every `PROGRESS_DELAY` seconds) when stderr is a terminal and ``quiet`` is
     off, else None: no progress."""
-    return None if quiet or not sys.stderr.isatty() else Ticker(describe, PROGRESS_DELAY)
+    return None if quiet or not is_terminal(sys.stderr) else Ticker(describe, PROGRESS_DELAY)
 
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
