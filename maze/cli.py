@@ -45,7 +45,7 @@ from formats.console import STDOUT_CLOSED
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
-from formats.memory import available_memory
+from formats.memory import available_memory, shortage
 from formats.results import parse_result
 from formats.streams import (
     COMPRESSED_SUFFIXES,
@@ -110,13 +110,27 @@ def _too_big(maze_file: str, steps_given: bool, clauses: int, need: int, have: i
     The clause count of an encoding is known before a clause is built, so a K far too
     big for this machine is refused at once instead of filling memory or disk.
     """
+    why = _too_big_message(maze_file, steps_given, clauses, need, have, what, encoding, variables)
+    if why is not None:
+        fail(why)
+
+
+def _too_big_message(maze_file: str, steps_given: bool, clauses: int, need: int,
+                     have: int | None, what: str, encoding: str, variables: int | None = None
+                     ) -> str | None:
+    """`_too_big`'s error line (without ``error: ``), or None when the K fits."""
     where = display_name(maze_file) + ("" if steps_given else ":3")
     counted = f"{clauses:,} clauses" if variables is None else (
         f"{clauses:,} clauses and {variables:,} variables"
     )
     lead = f"{where}: K gives {counted}, which"
     hint = " (lower K)" if encoding == "compact" else " (lower K, or use --encoding compact)"
-    fail_if_short(lead, need, have, what, hint)
+    return shortage(lead, need, have, what, hint)
+
+
+class _TooBig(Exception):
+    """A K that `solve` refuses for memory once its progress line may be on the terminal:
+    raised, to be printed after that line is cleared."""
 
 
 def _free_disk(output: str) -> int | None:
@@ -613,11 +627,16 @@ def solve_command(
         cnf = encode(maze.with_steps(k), encoding)
         need = per_clause * cnf.clause_count + per_variable * cnf.nvars
         from_the_file = steps is None and k == maze.steps  # then the error names line 3
-        _too_big(maze_file, not from_the_file, cnf.clause_count, need, available_memory(),
-                 "memory", encoding, cnf.nvars)  # fmt: skip
+        why = _too_big_message(maze_file, not from_the_file, cnf.clause_count, need,
+                               available_memory(), "memory", encoding, cnf.nvars)  # fmt: skip
+        if why is not None:
+            raise _TooBig(why)
 
     if not shortest:
-        fits(maze.steps)
+        try:
+            fits(maze.steps)
+        except _TooBig as exc:
+            fail(str(exc))
     if encoding == "assignment" and size > BIG_ENCODING:
         compact = encode(maze, "compact").clause_count
         note = f"{size:,} clauses with the assignment encoding; --encoding compact gives "
@@ -653,6 +672,9 @@ def solve_command(
             )
     except failures as exc:
         fail(f"{solver}: {exc}")
+        return
+    except _TooBig as exc:  # (after the progress line is cleared: review 26 #3)
+        fail(str(exc))
         return
     except (KeyboardInterrupt, Exception) as exc:  # Exception: PySAT's report of Ctrl-C
         if not isinstance(exc, KeyboardInterrupt) and not _pysat_interrupt(exc):

@@ -1507,3 +1507,31 @@ def test_maze_solve_shows_progress_at_a_terminal_between_its_attempt_lines(
     monkeypatch.setattr(sys, "stderr", quiet)
     assert maze_group.main([*args, "-q"], standalone_mode=False) == 10
     assert quiet.text == ""
+
+
+def test_a_k_refused_under_the_progress_line_is_an_error_line_of_its_own(tmp_path, monkeypatch):
+    # the error was written after "satkit maze solve: K=2, 0 s" on the same line (review 26 #3)
+    import time
+
+    import formats.cli
+    import maze.cli
+    from maze.cli import maze_group
+
+    monkeypatch.setattr(formats.cli, "PROGRESS_DELAY", 0.001)
+    slow_encode = maze.cli.encode
+
+    def encode(maze_, encoding):  # time for the ticker to draw the K being tried
+        time.sleep(0.05)
+        return slow_encode(maze_, encoding)
+
+    monkeypatch.setattr(maze.cli, "encode", encode)
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 50_000)  # K=2 does not fit
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    args = ["solve", str(EXAMPLE), "--shortest", "-o", str(tmp_path / "path.txt")]
+    assert maze_group.main(args, standalone_mode=False) == 1
+    assert "satkit maze solve: K=2, 0 s" in terminal.text
+    error = terminal.text.index("error: ")
+    assert terminal.text[:error].endswith(("\n", "\r\x1b[K"))
+    assert terminal.text[error:].startswith(f"error: {EXAMPLE}: K gives ")
+    assert "satkit maze solve" not in terminal.text[error:]
