@@ -109,12 +109,13 @@ def is_separator_line(line: str) -> bool:
 
 
 def _zero_written_otherwise(line: str) -> str | None:
-    """The word of a line that holds 0 written otherwise (``00``, ``-0``), else None. Such a
-    line is no separator (the format writes it ``0``, and every reader here looks for that
-    line), so where it was surely meant for one, the error is given at it."""
+    """The text of a line that holds only zeros but is not the line ``0`` (``00``, ``-0``,
+    ``0 0``), else None. Such a line is no separator (the format writes it ``0``, and every
+    reader here looks for that line), so where it was surely meant for one, the error is
+    given at it."""
     tokens = line.split()
-    if len(tokens) == 1 and tokens[0] != "0" and _ZERO.fullmatch(tokens[0]):
-        return tokens[0]
+    if tokens and tokens != ["0"] and all(_ZERO.fullmatch(token) for token in tokens):
+        return " ".join(tokens)
     return None
 
 
@@ -286,8 +287,8 @@ def parse_dp_input(text: str, name: str = "<string>") -> Formula:
 
 def _no_atom(token: str) -> str:
     """The message for a clause-list token that is no signed atom number; a byte that is
-    not UTF-8 (kept by `read_dp_text`) is named as every reader names it, not shown as the
-    placeholder character that keeps it (audit 26-A F2)."""
+    not UTF-8 (kept by `read_dp_text`) is named as the maze, DP output and answer readers
+    name it, not shown as the placeholder character that keeps it (audit 26-A F2)."""
     found = bad_byte(token)
     if found is not None:
         return f"not UTF-8 text (byte 0x{found[1]:02x})"
@@ -306,19 +307,19 @@ def _with_back_matter(formula: Formula, back_matter: str, separator: int, name: 
 
 
 def _kept_byte_warning(
-    back_matter: str, first_line: int, name: str, consequence: str
+    back_matter: str, first_line: int, name: str, consequence: str = ""
 ) -> FormatWarning | None:
     """The warning for the first byte that is not UTF-8 in ``back_matter`` (kept by
     `read_dp_text`; ``first_line`` is the file line it starts on), saying what becomes of
-    it; None when there is none."""
+    it when ``consequence`` does; None when there is none."""
     if bad_byte(back_matter) is None:
         return None
     for number, line in enumerate(_lines(back_matter), start=first_line):
         found = bad_byte(line)
         if found is not None:
             return FormatWarning(
-                name, number, f"the back matter is not UTF-8 text (byte 0x{found[1]:02x}): "
-                f"{consequence}",
+                name, number, f"the back matter is not UTF-8 text (byte 0x{found[1]:02x})"
+                + (f": {consequence}" if consequence else ""),
             )  # fmt: skip
     return None
 
@@ -437,9 +438,8 @@ def parse_dp_output(text: str, name: str = "<string>") -> DPOutput:
             continue
         if tokens == ["0"]:
             back_matter = "".join(lines[number:])
-            kept = _kept_byte_warning(
-                back_matter, number + 1, name, "its lines that name no atom are skipped"
-            )
+            kept = _kept_byte_warning(back_matter, number + 1, name)  # (what becomes of
+            # the byte is the caller's: a key's reader refuses it where it names an atom)
             if kept is not None:
                 warnings.append(kept)
             result = valuation if valuation else None

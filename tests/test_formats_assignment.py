@@ -522,6 +522,7 @@ def test_the_warning_for_a_back_matter_byte_names_its_line_whatever_the_line_end
         ("1 -2 3\n-3\n00\nkey\n", 3, "00"),
         ("1 -2 3\n-3\n-0\n", 3, "-0"),
         ("1 -2 3\n  000 \r\n1 At(START,0)\r\n", 2, "000"),
+        ("1 -2 3\n-3\n0 0\nkey\n", 3, "0 0"),  # (was refused at 'key': review 26 #6)
     ],
 )
 def test_a_separator_written_otherwise_than_0_is_refused_at_its_line(text, line, word):
@@ -535,7 +536,9 @@ def test_a_separator_written_otherwise_than_0_is_refused_at_its_line(text, line,
     assert parse_dp_input("01 -02 3\n-03\n0\nkey\n").clauses == [[1, -2, 3], [-3]]  # as before
 
 
-@pytest.mark.parametrize(("text", "word"), [("1 T\n00\nkey\n", "00"), ("1 T\n -0\n", "-0")])
+@pytest.mark.parametrize(
+    ("text", "word"), [("1 T\n00\nkey\n", "00"), ("1 T\n -0\n", "-0"), ("1 T\n0 0\n", "0 0")]
+)
 def test_a_dp_output_whose_0_line_is_written_otherwise_is_refused_at_that_line(text, word):
     with pytest.raises(FormatError) as caught:
         parse_dp_output(text, "out.txt")
@@ -551,7 +554,6 @@ def test_a_dp_output_warns_of_a_back_matter_byte_that_is_not_utf8():
         {1: True, 2: False}, "1 At(START,0)\r\n# g\udce9n\udce9r\udce9\r\n"
     )  # fmt: skip
     assert [str(w) for w in output.warnings] == [
-        "out.txt:5: the back matter is not UTF-8 text (byte 0xe9): its lines that name no atom "
-        "are skipped"
+        "out.txt:5: the back matter is not UTF-8 text (byte 0xe9)"
     ]
     assert assignment.is_separator_line(" 0 \r\n") and not assignment.is_separator_line("00")
