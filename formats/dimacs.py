@@ -149,6 +149,16 @@ def _shown(token: bytes) -> str:
     return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
+def _not_a_literal(token: bytes) -> str:
+    """The message for a token that is no literal: a byte that is not UTF-8 is named as the
+    other readers name it, not shown as U+FFFD, which is not in the file (review 26 #5)."""
+    try:
+        token.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte 0x{token[exc.start]:02x})"
+    return f"expected a literal or 0, found {_shown(token)}"
+
+
 def is_answer_line(line: str) -> bool:
     """True for a line that only a solver's answer starts with: ``s SATISFIABLE`` (or
     UNSATISFIABLE, UNKNOWN), a ``v`` line, or a MiniSat result file's SAT/UNSAT/INDET —
@@ -454,8 +464,7 @@ class _Reader:
         for offset, line_text in enumerate(text.split(b"\n")):
             for token in line_text.split():
                 if not _LITERAL.fullmatch(token):
-                    message = f"expected a literal or 0, found {_shown(token)}"
-                    raise self.error(first_line + offset, message)
+                    raise self.error(first_line + offset, _not_a_literal(token))
         raise self.error(first_line, "invalid literal")
 
     def minus_zero(self, text: bytes, first_line: int) -> None:
@@ -509,7 +518,7 @@ class _Reader:
             starts = text.split()[:1] == ["START"]  # (a maze's, or a walk's: see the caller)
             if first and (is_maze_line(text) or starts) and not named_dimacs(self.name):
                 raise self.error(line, MAZE_NOT_INPUT)
-            raise self.error(line, f"expected a literal or 0, found {_shown(stripped.split()[0])}")
+            raise self.error(line, _not_a_literal(stripped.split()[0]))
 
     def inline_comment(self, body: bytes, line: int) -> None:
         """A comment after literals (``1 2 0 c note``): dropped, as the solvers drop it (it

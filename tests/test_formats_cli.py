@@ -355,7 +355,7 @@ BAD_INPUTS = [
     ("huge-literal-strict", b"p cnf 3 1\n1 0\n-2147483648 0\n", ["--strict"], 3, "largest"),
     ("huge-literal-no-header", b"1 0\n\n2 " + b"7" * 5000 + b" 0\n", [], 3, "largest"),
     ("dp-huge-atom", b"1 2\n1 99999999999999999999999\n0\nk\n", [], 2, "largest variable"),
-    ("invalid-utf8-clause", b"p cnf 1 1\n1 \xe9 0\n", [], 2, "expected a literal or 0"),
+    ("invalid-utf8-clause", b"p cnf 1 1\n1 \xe9 0\n", [], 2, "not UTF-8 text (byte 0xe9)"),
     ("empty-file", b"", [], 1, "empty input"),
     ("blank-file", b"\n  \n\t\n", [], 4, "empty input"),
     ("comment-only", b"c one\nc two\n", [], 3, "empty input"),

@@ -1012,3 +1012,11 @@ def test_a_reader_that_keeps_no_comments_still_reads_names_and_checks_comments()
     with pytest.raises(FormatError) as info:
         parse_dimacs_blocks([(b"c \xff\n", 1)], "f.cnf", strict=True, keep_comments=False)
     assert str(info.value) == "f.cnf:1: comment is not UTF-8 text"
+
+
+@pytest.mark.parametrize("body", [b"1 2\xe9 0\n", b"1 \xe9 0\n", b"\xe9\n"])
+def test_a_byte_that_is_not_utf8_among_the_clauses_is_named_not_shown(body):
+    # it was shown as U+FFFD ("found '2\ufffd'"), which is not in the file (review 26 #5)
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs(b"p cnf 2 1\n" + body, "bad.cnf")
+    assert str(caught.value) == "bad.cnf:2: not UTF-8 text (byte 0xe9)"
