@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from formats.drawing import DRAWING
 from formats.errors import machine_failure
 
 CAN_FORK = hasattr(os, "fork")
@@ -115,14 +116,15 @@ def call_isolated(
     except OSError as exc:  # no file descriptors left: the machine's failure, not func's
         raise machine_failure(exc, "start a child process") from None
     try:
-        pid = os.fork()
+        with DRAWING:  # (no progress line half-written across the fork: formats.drawing)
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child's coverage is not collected
+                os.close(read_fd)
+                _child(func, write_fd)
     except OSError as exc:
         os.close(read_fd)
         os.close(write_fd)
         raise machine_failure(exc, "start a child process") from None
-    if pid == 0:  # pragma: no cover - the child's coverage is not collected
-        os.close(read_fd)
-        _child(func, write_fd)
     os.close(write_fd)
     deadline = None if timeout is None else started + timeout
     chunks: list[bytes] = []

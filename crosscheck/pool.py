@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from crosscheck import external
 from crosscheck.external import kill_descendants, signals_held
 from crosscheck.isolate import describe_exception
+from formats.drawing import DRAWING
 from formats.errors import EnvironmentFailure, machine_failure
 from formats.signals import STOP_SIGNALS
 
@@ -209,7 +210,8 @@ def run_pool(
             target=_worker_main, args=(theirs, work, folder, parents, os.getpid()), daemon=True
         )
         try:
-            process.start()
+            with DRAWING:  # (no progress line half-written across the fork: formats.drawing)
+                process.start()
         except BaseException as exc:  # no file descriptors left, say: no folder may stay
             mine.close()  # (first: removing the folder needs a descriptor)
             theirs.close()

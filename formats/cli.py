@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
 import json
@@ -29,6 +28,7 @@ from formats.console import finish_stdout as finish_stdout
 from formats.console import leave as leave
 from formats.detect import FORMATS, read_formula
 from formats.dimacs import clause_line, write_dimacs
+from formats.drawing import DRAWING as DRAWING
 from formats.errors import EnvironmentFailure, FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import byte_size as byte_size
@@ -123,38 +123,6 @@ def is_terminal(stream: Any) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):  # no isatty, or closed
         return False
-
-
-DRAWING = threading.RLock()
-"""Held by whoever draws a progress line (a `Ticker` thread, crosscheck's bar) while it
-writes, and by a thread that forks, across the fork (:func:`_hold_across_forks`): a child
-forked while a ticker was writing would inherit this lock, or stderr's buffer lock, held by a
-thread the child does not have, and block on its first write to stderr (a check's worker: a
-false timeout). Reentrant, so that the forking thread never waits on itself, and owned: only
-the thread that holds it can release it (see :func:`_hold_across_forks`)."""
-
-
-def _release_after_fork() -> None:
-    # RuntimeError: the acquire before the fork was cut short (Ctrl-C while the ticker
-    # wrote), so this thread holds nothing to release
-    with contextlib.suppress(RuntimeError):
-        DRAWING.release()
-
-
-def _hold_across_forks() -> None:
-    """Make every fork of this process (`crosscheck.isolate`, `crosscheck.pool`) wait until no
-    progress line is being written, and start the child with the lock free. (Python 3.12+
-    still warns when it forks while a ticker runs: it cannot know that the ticker holds no
-    lock then.)"""
-    if hasattr(os, "register_at_fork"):
-        os.register_at_fork(
-            before=DRAWING.acquire,
-            after_in_parent=_release_after_fork,
-            after_in_child=_release_after_fork,
-        )
-
-
-_hold_across_forks()
 
 
 class Ticker:

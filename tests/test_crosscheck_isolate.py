@@ -79,3 +79,33 @@ def test_a_child_that_cannot_start_is_the_machine_s_failure(monkeypatch):
     monkeypatch.setattr(os, "pipe", no_pipe)
     with pytest.raises(EnvironmentFailure, match="cannot start a child process: Too many"):
         call_isolated(lambda: 1, 5)
+
+
+@pytest.mark.skipif(not CAN_FORK, reason="no fork on this platform")
+def test_ctrl_c_while_a_fork_waits_for_a_progress_line_reaches_the_program():
+    # at-fork hooks took the drawing lock: Python prints and drops what a hook raises, so a
+    # Ctrl-C that came then was lost (review 26-B #1); now the fork waits in plain code
+    import threading
+
+    from formats.drawing import DRAWING
+
+    drawing, done = threading.Event(), threading.Event()
+
+    def draw() -> None:  # a progress line being written, slowly
+        with DRAWING:
+            drawing.set()
+            done.wait(10)
+
+    artist = threading.Thread(target=draw)
+    artist.start()
+    drawing.wait(10)
+    ctrl_c = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    ctrl_c.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call_isolated(lambda: "forked", timeout=10)
+    finally:
+        done.set()
+        artist.join()
+        ctrl_c.cancel()
+    assert call_isolated(lambda: "forked", timeout=10).value == "forked"  # the lock is free
