@@ -91,9 +91,11 @@ _QUOTED_OR_COMMENT = re.compile(
 )
 """A string (JSON's, TOML's four kinds) or a TOML comment: digits there are no number."""
 
-_INTEGER = re.compile(r"(?<![0-9_.eE])[0-9][0-9_]*(?![0-9_.eE])")
+_INTEGER = re.compile(r"(?<![0-9_.eExob])(?<![eE][+-])[0-9][0-9_]*(?![0-9_.eE]|\s*=)")
 """An integer as JSON or TOML writes it (TOML may put ``_`` between digits); not part of a
-float, where ``int`` is never called."""
+float or of a key, nor a TOML ``0x``/``0o``/``0b`` one (``int`` reads those whole)."""
+
+_DIGITS_REFUSED = re.compile(r"value has (\d+) digits")
 
 
 def number_too_long(
@@ -107,10 +109,11 @@ def number_too_long(
     if "integer string conversion" not in str(exc):
         return None
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    refused = _DIGITS_REFUSED.search(str(exc))  # (CPython says how many: the one to find)
     blanked = _QUOTED_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
     for found in _INTEGER.finditer(blanked):
         digits = len(found.group()) - found.group().count("_")
-        if digits > limit:
+        if digits > limit and (refused is None or digits == int(refused.group(1))):
             at = line if line is not None else blanked.count("\n", 0, found.start()) + 1
             return FormatError(
                 name, at, f"{what}: a number of {digits:,} digits (at most {limit:,} are read)"

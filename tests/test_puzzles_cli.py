@@ -500,11 +500,16 @@ def test_a_number_too_long_for_int_is_one_error_line_in_json_toml_maps_and_trace
         ("s.json", '{{"title": "{b}",\n"x": 1,\n"houses": {b}}}', 3, "5,000"),
         # TOML may write 1_000: 4,400 digits with no run of 4,301 was a traceback (#2)
         ("u.toml", "houses = {u}\n", 1, "4,400"),
+        # a hex integer, a float's signed exponent, a key of digits: no int() (review 26-B #2)
+        ("h.toml", "a = 0x{b}\nhouses = {c}\n", 2, "4,400"),
+        ("e.toml", "a = 1e+{b}\nhouses = {c}\n", 2, "4,400"),
+        ("k.toml", "{b} = 1\nhouses = {c}\n", 2, "4,400"),
+        ("e.json", '{{"a": 1e-{b},\n"houses": -{c}}}', 2, "4,400"),
     ],
 )
 def test_the_number_too_long_for_int_is_found_where_it_is(tmp_path, name, text, line, digits):
     path = tmp_path / name
-    path.write_text(text.format(b="1" * 5000, u="_".join(["1"] * 4400)))
+    path.write_text(text.format(b="1" * 5000, c="2" * 4400, u="_".join(["1"] * 4400)))
     result = run("solve", str(path))
     kind = "TOML" if name.endswith(".toml") else "JSON"
     assert (result.exit_code, result.stderr) == (1, (
