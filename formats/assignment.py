@@ -105,7 +105,7 @@ def _lines(text: str) -> list[str]:
 def is_separator_line(line: str) -> bool:
     """Whether ``line`` is the line ``0`` (blanks around it allowed) that ends a DP input's
     clause list or a DP output's valuation, as `parse_dp_input` and `parse_dp_output` find it."""
-    return line.split() == ["0"]
+    return line.strip() == "0"
 
 
 def _zero_written_otherwise(line: str) -> str | None:
@@ -122,7 +122,7 @@ def _zero_written_otherwise(line: str) -> str | None:
 def _separator_index(lines: list[str]) -> int | None:
     """Index of the first line that holds just ``0`` (blanks and CR allowed)."""
     for index, line in enumerate(lines):
-        if line.strip() == "0":
+        if is_separator_line(line):
             return index
     return None
 
@@ -365,7 +365,7 @@ def dp_clause_line(path: str | os.PathLike[str], index: int) -> int | None:
         return None
     seen = 0
     for number, line in enumerate(lines, start=1):
-        if line.strip() == "0":
+        if is_separator_line(line):
             return None
         if line.strip():
             seen += 1

@@ -28,6 +28,7 @@ from formats.answers import (
     read_answer_text,
     read_dp_answer,
 )
+from formats.assignment import is_separator_line
 from formats.cli import (
     PATH,
     PATH_OR_DASH,
@@ -367,7 +368,7 @@ def _atom_text(key: Key, atom: int) -> str:
 def _back_matter_line(text: str) -> int:
     """The file line on which the back matter starts (after the first line that is ``0``)."""
     for number, line in enumerate(text_lines(text), start=1):
-        if line.strip() == "0":
+        if is_separator_line(line):
             return number + 1
     return 1
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 
-from formats.dimacs import is_answer_line, literal_for_message
+from formats.dimacs import is_answer_line, literal_for_message, literal_magnitude
 from formats.errors import FormatError, FormatWarning
 from formats.formula import MAX_VARIABLES
 from formats.streams import display_name, read_text, text_lines
@@ -50,10 +50,7 @@ and DIMACS numbers no more than MAX_VARIABLES variables."""
 def steps_value(digits: str) -> int:
     """K written as ``digits`` (ASCII digits, leading zeros allowed, however many: ``int``
     refuses more than 4,300 digits); MAX_STEPS + 1 for any value above MAX_STEPS."""
-    significant = digits.lstrip("0")
-    if len(significant) > len(str(MAX_STEPS)):
-        return MAX_STEPS + 1
-    return min(int(significant or "0"), MAX_STEPS + 1)
+    return min(literal_magnitude(digits.encode("ascii")), MAX_STEPS + 1)
 
 
 def steps_beyond_max(digits: str) -> str | None:
