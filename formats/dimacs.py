@@ -149,14 +149,20 @@ def _shown(token: bytes) -> str:
     return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
-def _not_a_literal(token: bytes) -> str:
-    """The message for a token that is no literal: a byte that is not UTF-8 is named as the
-    other readers name it, not shown as U+FFFD, which is not in the file (review 26 #5)."""
+def _not_utf8(data: bytes) -> str | None:
+    """``not UTF-8 text (byte 0x..)`` for the first byte of ``data`` that is not UTF-8, as
+    the other readers name it (not shown as U+FFFD, which is not in the file); None when
+    ``data`` is UTF-8 text (review 26 #5, 26-B #3)."""
     try:
-        token.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"not UTF-8 text (byte 0x{token[exc.start]:02x})"
-    return f"expected a literal or 0, found {_shown(token)}"
+        return f"not UTF-8 text (byte 0x{data[exc.start]:02x})"
+    return None
+
+
+def _not_a_literal(token: bytes) -> str:
+    """The message for a token that is no literal."""
+    return _not_utf8(token) or f"expected a literal or 0, found {_shown(token)}"
 
 
 def is_answer_line(line: str) -> bool:
@@ -317,7 +323,9 @@ class _Reader:
                 continue
             self.trailer_checked = True
             ending = f"the '%' line that ends the input (line {self.end_line})"
-            what = f"{_shown(stripped)} after {ending}"
+            shown = _not_utf8(stripped)
+            what = f"a line that is {shown}" if shown else _shown(stripped)
+            what = f"{what} after {ending}"
             self.complain(
                 first_line + offset,
                 f"{what}; SATLIB puts only '0' there" if self.strict
@@ -503,7 +511,10 @@ class _Reader:
                 body = stripped[1:].decode("utf-8", "replace")
             self.comment(body.rstrip("\r"), line)
         elif first == b"p":
-            self.header(stripped.decode("ascii", "replace"), line)
+            bad = _not_utf8(stripped)
+            if bad:
+                raise self.error(line, f"malformed header: {bad}")
+            self.header(stripped.decode("utf-8"), line)
         elif first == b"%":
             self.ended = True
             self.end_line = line
@@ -566,7 +577,8 @@ class _Reader:
 
     def header(self, text: str, line: int) -> None:
         match = _HEADER.fullmatch(text)
-        if match is None or not (match.group(1).isdigit() and match.group(2).isdigit()):
+        digits = match and (match.group(1) + match.group(2))
+        if not (digits and digits.isascii() and digits.isdigit()):  # (not '２' or '٣')
             expected = "expected 'p cnf VARIABLES CLAUSES'"
             raise self.error(line, f"malformed header {quoted(text.strip())} ({expected})")
         if self.declared_vars is not None:

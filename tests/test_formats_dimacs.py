@@ -1020,3 +1020,33 @@ def test_a_byte_that_is_not_utf8_among_the_clauses_is_named_not_shown(body):
     with pytest.raises(FormatError) as caught:
         parse_dimacs(b"p cnf 2 1\n" + body, "bad.cnf")
     assert str(caught.value) == "bad.cnf:2: not UTF-8 text (byte 0xe9)"
+
+
+@pytest.mark.parametrize("header", [b"p cnf 2 1\xe9\n", b"p cnf 2\xe9 1\n", b"p\xe9 cnf 2 1\n"])
+def test_a_header_byte_that_is_not_utf8_is_named_not_shown(header):
+    # the header was decoded as ASCII with U+FFFD for each such byte (review 26-B #3)
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs(header + b"1 2 0\n", "bad.cnf")
+    assert str(caught.value) == "bad.cnf:1: malformed header: not UTF-8 text (byte 0xe9)"
+
+
+def test_a_header_of_digits_that_are_not_ascii_is_malformed_and_shown_as_written():
+    # read as UTF-8, so 'p cnf ２ 1' shows its own digit; str.isdigit would take it as 2
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs("p cnf ２ 1\n1 2 0\n".encode(), "wide.cnf")
+    assert str(caught.value) == (
+        "wide.cnf:1: malformed header 'p cnf ２ 1' (expected 'p cnf VARIABLES CLAUSES')"
+    )
+
+
+def test_a_trailer_line_that_is_not_utf8_names_its_byte():
+    text = b"p cnf 2 1\n1 2 0\n%\n0\n\xe9x\n"
+    formula = parse_dimacs(text, "t.cnf")
+    assert formula.clauses == [[1, 2]]
+    assert [str(w) for w in formula.warnings] == [
+        "t.cnf:5: a line that is not UTF-8 text (byte 0xe9) after the '%' line that ends the"
+        " input (line 3) is ignored (SATLIB puts only '0' there)"
+    ]
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs(text, "t.cnf", strict=True)
+    assert "t.cnf:5: a line that is not UTF-8 text (byte 0xe9) after" in str(caught.value)
