@@ -300,18 +300,17 @@ def _with_back_matter(formula: Formula, back_matter: str, separator: int, name: 
     ``separator``), warned about when it holds bytes that are not UTF-8."""
     formula.back_matter = back_matter
     formula.back_matter_line = separator + 2
-    kept = _kept_byte_warning(back_matter, separator + 2, name, "it is copied byte for byte")
+    # (what becomes of the byte is the caller's to say: `dp` and `convert` copy it, maze
+    # decode --cnf reads the key around it)
+    kept = _kept_byte_warning(back_matter, separator + 2, name)
     if kept is not None:
         formula.warnings.append(kept)
     return formula
 
 
-def _kept_byte_warning(
-    back_matter: str, first_line: int, name: str, consequence: str = ""
-) -> FormatWarning | None:
+def _kept_byte_warning(back_matter: str, first_line: int, name: str) -> FormatWarning | None:
     """The warning for the first byte that is not UTF-8 in ``back_matter`` (kept by
-    `read_dp_text`; ``first_line`` is the file line it starts on), saying what becomes of
-    it when ``consequence`` does; None when there is none."""
+    `read_dp_text`; ``first_line`` is the file line it starts on); None when there is none."""
     if bad_byte(back_matter) is None:
         return None
     for number, line in enumerate(_lines(back_matter), start=first_line):
@@ -319,8 +318,7 @@ def _kept_byte_warning(
         if found is not None:
             return FormatWarning(
                 name, number, f"the back matter is not UTF-8 text (byte 0x{found[1]:02x})"
-                + (f": {consequence}" if consequence else ""),
-            )  # fmt: skip
+            )
     return None
 
 
