@@ -228,12 +228,12 @@ def _time_beyond(name: str) -> str:
     )
 
 
-def _atom(digits: str, label: str, file: str, line: int) -> int:
-    """The atom number ``digits`` of a key line whose name is ``label``: a FormatError when
-    it is above MAX_VARIABLES and the line names an atom (a line of free text is skipped,
-    whatever its numbers)."""
+def _atom(digits: str, what: tuple[str, str, int] | None, file: str, line: int) -> int:
+    """The atom number ``digits`` of a key line whose name means ``what`` (`meaning`): a
+    FormatError when it is above MAX_VARIABLES and the line names an atom (a line of free
+    text, ``what`` None, is skipped, whatever its numbers)."""
     atom = _number(digits)
-    if atom > MAX_VARIABLES and meaning(label) is not None:
+    if atom > MAX_VARIABLES and what is not None:
         raise FormatError(file, line, beyond_max_message("atom", digits.encode("ascii")))
     return atom
 
@@ -259,10 +259,18 @@ TOLL_ATOM = "Available("
 """The toll variant's atoms (2014/2017: treasures pay tolls) start with this."""
 
 
-def _add(key: Key, seen: dict[str, int], atom: int, name: str, line: int | None, file: str) -> None:
-    """Record one named atom; a number or an At/Has name used twice is an error, and so is
-    an atom of the toll variant, whose walks the At/Has atoms alone do not describe."""
-    what = meaning(name)
+def _add(
+    key: Key,
+    seen: dict[str, int],
+    atom: int,
+    name: str,
+    line: int | None,
+    file: str,
+    what: tuple[str, str, int] | None,
+) -> None:
+    """Record one named atom, ``what`` being ``meaning(name)``; a number or an At/Has name
+    used twice is an error, and so is an atom of the toll variant, whose walks the At/Has
+    atoms alone do not describe."""
     if what is None:
         if name.strip().startswith(TOLL_ATOM):
             raise FormatError(
@@ -324,21 +332,24 @@ def parse_key(text: str, name: str = "<string>", first_line: int = 1) -> Key:
             label = match.group(2)
             if kept:
                 _refuse_kept_byte(label, name, number)
-            if label.startswith(("At(", "Has(")) and meaning(label) is None:
+            what = meaning(label)
+            if what is None and label.startswith(("At(", "Has(")):
                 # `37 At(START,`: a key cut short mid-line was skipped as free text, and
                 # the walk read up to the times left (audit 21-B #1)
-                what = "At(NODE,TIME)" if label.startswith("At(") else "Has(TREASURE,TIME)"
+                form = "At(NODE,TIME)" if label.startswith("At(") else "Has(TREASURE,TIME)"
                 raise FormatError(
-                    name, number, f"{label} is not an atom name {what} (the key cut short?)"
+                    name, number, f"{label} is not an atom name {form} (the key cut short?)"
                 )
-            _add(key, seen, _atom(match.group(1), label, name, number), label, number, name)
+            atom = _atom(match.group(1), what, name, number)
+            _add(key, seen, atom, label, number, name, what)
             continue
         match = _NAME_FIRST.fullmatch(line)
         if match and _is_atom_name(match.group(1)):
             label = match.group(1)
             if kept:
                 _refuse_kept_byte(label, name, number)
-            _add(key, seen, _atom(match.group(2), label, name, number), label, number, name)
+            what = meaning(label)
+            _add(key, seen, _atom(match.group(2), what, name, number), label, number, name, what)
     return key
 
 
@@ -353,5 +364,6 @@ def key_from_names(
     seen: dict[str, int] = {}
     items = names.items() if isinstance(names, Mapping) else names
     for atom, label in sorted(items):
-        _add(key, seen, atom, label, None if lines is None else lines.get(atom), name)
+        line = None if lines is None else lines.get(atom)
+        _add(key, seen, atom, label, line, name, meaning(label))
     return key
