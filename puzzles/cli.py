@@ -475,12 +475,23 @@ def hitman_command(
             f" {known_names(maps)}"
         )
     world = choose_map(maps, map_name, display_name(maps_path))
-    progress = at_terminal(
-        lambda elapsed: f"satkit puzzle hitman: exploring {world.name}, {elapsed:.0f} s", quiet
-    )
+    cells = world.m * world.n
+    steps = [0, 0]  # cells known, actions taken: written by explore, read by the ticker
+
+    def describe(elapsed: float) -> str:
+        known, actions = steps
+        return (
+            f"satkit puzzle hitman: exploring {world.name}: {known}/{cells} cells known, "
+            f"{actions} actions, {elapsed:.0f} s"
+        )
+
+    def record(known: int, actions: int) -> None:
+        steps[:] = known, actions
+
+    progress = at_terminal(describe, quiet)
     try:
         with progress or contextlib.nullcontext():
-            result = explore(world)
+            result = explore(world, on_step=record)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
         _interrupted(as_json, map=world.name)
     except ValueError as exc:  # a map too big to explore (audit 22-A #3: at its line)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from puzzles.hitman_sat import KnowledgeBase
@@ -91,11 +92,17 @@ about 21 s, 20 x 20 about 100 s (the course's maps have at most 80 cells). A rec
 trace of a bigger map (up to `hitman_world.MAX_CELLS`) replays with one deduction."""
 
 
-def explore(world: HitmanMap, *, max_actions: int | None = None) -> Exploration:
+def explore(
+    world: HitmanMap,
+    *,
+    max_actions: int | None = None,
+    on_step: Callable[[int, int], None] | None = None,
+) -> Exploration:
     """Play phase 1 on ``world``: explore, deduce, send the map, end the phase.
 
-    ``max_actions`` (default 20·m·n) only guards against a planning bug. Raises
-    ValueError for a grid above `EXPLORE_MAX_CELLS`.
+    ``max_actions`` (default 20·m·n) only guards against a planning bug. ``on_step``, when
+    given, is told after each deduction how many cells are known and how many actions were
+    taken (for a progress line). Raises ValueError for a grid above `EXPLORE_MAX_CELLS`.
     """
     if world.m * world.n > EXPLORE_MAX_CELLS:
         raise ValueError(
@@ -112,6 +119,8 @@ def explore(world: HitmanMap, *, max_actions: int | None = None) -> Exploration:
     kb.deduce()
     actions: list[str] = []
     invalid = 0
+    if on_step is not None:
+        on_step(len(kb.known), 0)
     while len(kb.known) < world.m * world.n and len(actions) < limit:
         route = plan(kb, (status["position"], status["orientation"]))
         if not route:
@@ -121,6 +130,8 @@ def explore(world: HitmanMap, *, max_actions: int | None = None) -> Exploration:
         invalid += status["status"] != "OK"
         kb.observe(status, previous=previous, action=route[0])
         kb.deduce()
+        if on_step is not None:
+            on_step(len(kb.known), len(actions))
     guessed = {cell for cell in kb.cells if cell not in kb.known}
     sent = dict(kb.known)
     if guessed:
