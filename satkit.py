@@ -62,6 +62,17 @@ class _LazyGroup(click.Group):
                 return command
         raise LookupError(f"{module}.commands has no command {cmd_name!r} (see satkit.COMMANDS)")
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; a Ctrl-C before the command's own handlers are on, while its
+        module is imported, ends it as an interrupt (exit 130), not with click's
+        ``Aborted!`` and exit 1, which says bad input (audit 27-A #3)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            from formats.console import interrupted_unanswered
+
+            interrupted_unanswered()
+
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="satkit")

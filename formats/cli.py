@@ -21,7 +21,7 @@ from formats.assignment import EmptyClauseError, write_dp_input
 from formats.console import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
 from formats.console import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from formats.console import QUICK_EXIT as QUICK_EXIT
-from formats.console import _silence_stdout, fail, refuse_closed_stdout
+from formats.console import _silence_stdout, fail, interrupted_unanswered, refuse_closed_stdout
 from formats.console import answered as answered
 from formats.console import fail_unwritten as fail_unwritten
 from formats.console import finish_stdout as finish_stdout
@@ -219,11 +219,8 @@ def report_errors(func: F) -> F:
             del exc
             fail(f"out of memory{detail} (this process may not use more; try a smaller input)")
         except KeyboardInterrupt:
-            # Ctrl-C or SIGTERM in a command that has no answer to give when stopped
-            # (solve, puzzle, crosscheck handle it themselves): output files are atomic,
-            # so none was written; 130 is the shell's code for Ctrl-C, not bad input (1)
-            click.echo("interrupted: nothing written", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            # (solve, puzzle, crosscheck handle it themselves: they have an answer to give)
+            interrupted_unanswered()
         return None
 
     return wrapper  # type: ignore[return-value]

@@ -51,6 +51,14 @@ QUICK_EXIT = [False]
 """Set by the console entry point (`satkit.run`): `answered` may end the process at once."""
 
 
+def interrupted_unanswered() -> NoReturn:
+    """End a command that Ctrl-C or SIGTERM stopped and that has no answer to give when
+    stopped: output files are atomic, so none was written; exit 130, the shell's code for
+    Ctrl-C, not 1 (bad input)."""
+    click.echo("interrupted: nothing written", err=True)
+    sys.exit(EXIT_INTERRUPTED)
+
+
 def answered(code: int) -> None:
     """End a command whose answer is out (printed, files renamed into place) with ``code``.
 

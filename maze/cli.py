@@ -42,7 +42,7 @@ from formats.cli import (
     print_warnings,
     report_errors,
 )
-from formats.console import STDOUT_CLOSED
+from formats.console import EXIT_INTERRUPTED, STDOUT_CLOSED, interrupted_unanswered
 from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
@@ -280,11 +280,10 @@ def encode_command(
         cnf.write(output, to, inputs=(maze_file,), key_form=key_form)
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...
         where = _cut_stream(output)  # ... but a stream keeps what it got
-        if where is not None:
-            click.echo(f"interrupted: {where} is incomplete", err=True)
-        else:
-            click.echo("interrupted: nothing written", err=True)
-        sys.exit(130)
+        if where is None:
+            interrupted_unanswered()
+        click.echo(f"interrupted: {where} is incomplete", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except MemoryError:  # a stream keeps what it got: say it is cut off (audit 19-H #3)
         where = _cut_stream(output)
         if where is not None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 import click
 
@@ -46,6 +46,7 @@ from puzzles.zebra import Puzzle, encode
 if TYPE_CHECKING:  # the Hitman modules (and pysat.card) load only for `puzzle hitman`
     from puzzles.hitman_explore import Exploration
     from puzzles.hitman_sat import KnowledgeBase
+    from puzzles.hitman_trace import Replay, Trace
     from puzzles.hitman_world import HitmanMap
 
 HEURISTICS = {"classic": CLASSIC_HEURISTICS, "cdcl": CDCL_HEURISTICS}
@@ -154,7 +155,9 @@ def solve_command(file: str, **options: Any) -> None:
     a bad or wrong answer.
     """
     one_stdin(FILE=file, **{"--answer": options["answer_path"]})
-    _run(load_puzzle(file), inputs=(file,), **options)
+    with _unknown_when_interrupted(options["as_json"], {"title": None}):  # (not read yet)
+        puzzle = load_puzzle(file)
+    _run(puzzle, inputs=(file,), **options)
 
 
 def _run(
@@ -193,22 +196,21 @@ def _run(
         inputs = (*inputs, answer_path)
         if cnf_path is not None:
             check_output(cnf_path, inputs=inputs)  # (before the answer is read)
-    if cnf_path is not None:
-        write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
-        if not quiet and not as_json:
-            click.echo(f"CNF written to {cnf_path}", err=True)
     try:
-        factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
-        if answer_path is None:
-            result = solve_puzzle(puzzle, factory, check_unique=unique)
-        else:
-            name = display_name(answer_path)
-            valuation, line = read_answer(answer_path, puzzle, quiet)
-            result = answer_puzzle(
-                puzzle, valuation, name, factory, check_unique=unique, line=line
-            )
-    except KeyboardInterrupt:
-        _interrupted(as_json, title=puzzle.title)
+        with _unknown_when_interrupted(as_json, {"title": puzzle.title}):
+            if cnf_path is not None:
+                write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
+                if not quiet and not as_json:
+                    click.echo(f"CNF written to {cnf_path}", err=True)
+            factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
+            if answer_path is None:
+                result = solve_puzzle(puzzle, factory, check_unique=unique)
+            else:
+                name = display_name(answer_path)
+                valuation, line = read_answer(answer_path, puzzle, quiet)
+                result = answer_puzzle(
+                    puzzle, valuation, name, factory, check_unique=unique, line=line
+                )
     except _NoAnswer as unknown:  # a solver's time-out: unknown, as `solve` says it
         if as_json:
             what = {"title": puzzle.title, "status": "UNKNOWN", "answer": unknown.name}
@@ -462,12 +464,33 @@ def hitman_command(
     inputs = (maps_path,) if trace_path is None else (maps_path, trace_path)
     if cnf_path is not None:
         check_output(cnf_path, inputs=inputs)
+    what: dict[str, str | None] = {"map": map_name}
+    with _unknown_when_interrupted(as_json, what):  # reading, exploring or replaying, writing
+        if trace_path is not None:
+            replayed = _hitman_replayed(maps_path, map_name, trace_path, index, what)
+            told = f"replay of {display_name(trace_path)} trace {index}"
+            _write_hitman_cnf(replayed.result.kb, cnf_path, inputs, told, as_json, quiet)
+        else:
+            result = _hitman_explore(maps_path, map_name, what, quiet)
+            told = f"explored map {result.world.name}"
+            _write_hitman_cnf(result.kb, cnf_path, inputs, told, as_json, quiet)
+    if trace_path is not None:
+        _hitman_replay_report(maps_path, trace_path, index, replayed, cnf_path, as_json)
+    if as_json:
+        click.echo(json.dumps(_hitman_json(result, cnf_path), indent=2))
+    else:
+        click.echo(_hitman_text(result))
+    leave(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
+
+
+def _hitman_explore(
+    maps_path: str, map_name: str | None, what: dict[str, str | None], quiet: bool
+) -> Exploration:
+    """Explore the map ``map_name`` of MAPS.json (the only one when None), with progress at
+    a terminal; ``what["map"]`` is set to its name once it is known."""
     from puzzles.hitman_explore import explore
     from puzzles.hitman_world import choose_map, known_names, load_maps
 
-    if trace_path is not None:
-        _hitman_replay(maps_path, map_name, trace_path, index, cnf_path, as_json, quiet)
-        return
     maps = load_maps(maps_path, only=map_name)  # (another map's flaw does not stop this one)
     if map_name is None and len(maps) > 1:
         raise click.UsageError(
@@ -475,6 +498,7 @@ def hitman_command(
             f" {known_names(maps)}"
         )
     world = choose_map(maps, map_name, display_name(maps_path))
+    what["map"] = world.name
     cells = world.m * world.n
     steps = [0, 0]  # cells known, actions taken: written by explore, read by the ticker
 
@@ -492,18 +516,21 @@ def hitman_command(
     try:
         with progress or contextlib.nullcontext():
             result = explore(world, on_step=record)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no answer, as in `puzzle solve`
-        _interrupted(as_json, map=world.name)
     except ValueError as exc:  # a map too big to explore (audit 22-A #3: at its line)
         raise FormatError(display_name(maps_path), world.line, str(exc)) from None
     if result.wrong and not result.guessed:
         fail(f"internal error: a determined cell is wrong ({result.wrong[0]}); please report it")
-    _write_hitman_cnf(result.kb, cnf_path, inputs, f"explored map {world.name}", as_json, quiet)
-    if as_json:
-        click.echo(json.dumps(_hitman_json(result, cnf_path), indent=2))
-    else:
-        click.echo(_hitman_text(result))
-    leave(EXIT_SOLVED if result.determined and result.all_correct else EXIT_GUESSED)
+    return result
+
+
+@contextlib.contextmanager
+def _unknown_when_interrupted(as_json: bool, what: dict[str, str | None]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM anywhere in the block (reading the input, writing --cnf, solving)
+    ends the command as `_interrupted`, with ``what`` as it is by then (audit 27-A #1)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        _interrupted(as_json, **what)
 
 
 def _interrupted(as_json: bool, **what: str | None) -> NoReturn:
@@ -623,17 +650,24 @@ def _hitman_json(result: Exploration, cnf_path: str | None) -> dict[str, Any]:
     }
 
 
-def _hitman_replay(
-    maps_path: str,
-    map_name: str | None,
-    trace_path: str,
-    index: int,
-    cnf_path: str | None,
-    as_json: bool,
-    quiet: bool,
-) -> None:
+class _Replayed(NamedTuple):
+    """A trace replayed: the trace, the map name it is checked against, that map (None when
+    MAPS.json does not hold it) and the replay."""
+
+    trace: Trace
+    name: str | None
+    world: HitmanMap | None
+    result: Replay
+
+
+def _hitman_replayed(
+    maps_path: str, map_name: str | None, trace_path: str, index: int, what: dict[str, str | None]
+) -> _Replayed:
+    """The trace ``index`` of TRACE.jsonl, the map name it is checked against, that map (None
+    when MAPS.json does not hold it) and its replay, checked against the map; ``what["map"]``
+    is set to the name once it is known."""
     from puzzles.hitman_trace import load_traces, replay
-    from puzzles.hitman_world import NoSuchMap, choose_map, load_maps, render_grid
+    from puzzles.hitman_world import NoSuchMap, choose_map, load_maps
 
     traces = load_traces(trace_path)
     if index > len(traces):  # (a value the file does not hold, as --map's: audit 22-A #5)
@@ -641,6 +675,7 @@ def _hitman_replay(
         raise FormatError(display_name(trace_path), None, f"--index {index}: the file holds {held}")
     trace = traces[index - 1]
     name = map_name if map_name is not None else trace.map_name
+    what["map"] = name
     world = None
     try:  # (no map named: the file is read, and none of its maps is checked)
         maps = load_maps(maps_path, only=name if name is not None else "")
@@ -657,10 +692,7 @@ def _hitman_replay(
             trace.line,
             f"the trace is {start['n']}x{start['m']} but map {world.name} is {world.n}x{world.m}",
         )
-    try:
-        result = replay(trace)
-    except KeyboardInterrupt:
-        _interrupted(as_json, map=name)
+    result = replay(trace)
     kb = result.kb
     wrong = [] if world is None else sorted(c for c, v in kb.known.items() if world.cells[c] != v)
     if wrong:
@@ -671,8 +703,23 @@ def _hitman_replay(
             f"the observations determine ({x},{y}) as {kb.known[wrong[0]]}"
             f" but map {world.name} has {world.cells[wrong[0]]} there: not a trace of this map",
         )
-    what = f"replay of {display_name(trace_path)} trace {index}"
-    _write_hitman_cnf(kb, cnf_path, (maps_path, trace_path), what, as_json, quiet)
+    return _Replayed(trace, name, world, result)
+
+
+def _hitman_replay_report(
+    maps_path: str,
+    trace_path: str,
+    index: int,
+    replayed: _Replayed,
+    cnf_path: str | None,
+    as_json: bool,
+) -> NoReturn:
+    """Print what `_hitman_replayed` found, and exit with its code."""
+    from puzzles.hitman_world import render_grid
+
+    trace, name, world, result = replayed
+    kb = result.kb
+    start = trace.start
     cells = kb.m * kb.n
     determined = len(kb.known) == cells
     report = {

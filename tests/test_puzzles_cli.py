@@ -418,6 +418,26 @@ def test_interrupt_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(result.stdout) == {"title": "Einstein's puzzle", "status": "UNKNOWN"}
 
 
+@pytest.mark.parametrize("phase", ["load_puzzle", "write_dimacs"])
+def test_an_interrupt_while_reading_or_writing_the_cnf_is_unknown_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, phase: str
+) -> None:
+    # before the solve it fell to the generic handler: exit 130, no JSON (audit 27-A #1)
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, phase, interrupted)
+    puzzle = tmp_path / "toy.toml"
+    puzzle.write_text('title = "toy"\n[categories]\nA = ["x", "y"]\n[[hints]]\nfact = [1, "x"]\n')
+    cnf = tmp_path / "toy.cnf"
+    result = run("solve", str(puzzle), "--cnf", str(cnf))
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "interrupted: no answer\n")
+    result = run("solve", str(puzzle), "--cnf", str(cnf), "--json")
+    title = None if phase == "load_puzzle" else "toy"  # (not known before the file is read)
+    assert json.loads(result.stdout) == {"title": title, "status": "UNKNOWN"}
+    assert result.exit_code == 0 and not cnf.exists()
+
+
 def test_an_interrupted_uniqueness_check_keeps_the_solution_found(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

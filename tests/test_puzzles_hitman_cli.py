@@ -366,6 +366,34 @@ def test_ctrl_c_and_sigterm_give_no_answer_and_exit_zero(monkeypatch, tmp_path) 
     assert not cnf.exists()
 
 
+@pytest.mark.parametrize(
+    ("phase", "replaying", "known"),  # known: the map named in the JSON by then
+    [
+        ("puzzles.hitman_world.load_maps", False, "default_world"),  # (--map's)
+        ("puzzles.cli._write_hitman_cnf", False, "default_world"),
+        ("puzzles.hitman_trace.load_traces", True, None),  # (the trace's: not read yet)
+        ("puzzles.cli._write_hitman_cnf", True, "default_world"),
+    ],
+)
+def test_an_interrupt_while_reading_or_writing_is_no_answer_too(
+    monkeypatch, tmp_path, phase, replaying, known
+) -> None:
+    # outside the exploration and the replay it fell to the generic handler: exit 130 and
+    # no JSON (audit 27-A #1)
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(phase, stopped)
+    source = ["--replay", str(TRACES)] if replaying else ["--map", "default_world"]
+    cnf = tmp_path / "kb.cnf"
+    text = run(MAPS, *source, "--cnf", cnf)
+    assert (text.exit_code, text.stdout, text.stderr) == (0, "", "interrupted: no answer\n")
+    as_json = run(MAPS, *source, "--json")
+    assert as_json.exit_code == 0
+    assert json.loads(as_json.stdout) == {"map": known, "status": "UNKNOWN"}
+    assert not cnf.exists()
+
+
 def test_a_contradictory_trace_names_the_first_step_no_map_fits(tmp_path: Path) -> None:
     # it said "the observations: the observations contradict the rules", naming no step
     trace = json.loads(TRACES.read_text().splitlines()[0])

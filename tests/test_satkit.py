@@ -432,3 +432,16 @@ def test_the_libraries_refuse_a_negative_seed_too() -> None:
         Solver(seed=-1)
     with pytest.raises(ValueError, match="seed must be 0 or more, not -1"):
         generate_maze(6, 2, 4, seed=-1)
+
+
+def test_ctrl_c_while_a_command_module_is_imported_is_an_interrupt_not_bad_input(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # click printed "Aborted!" and exited 1, the code for bad input (audit 27-A #3)
+    def interrupted(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(satkit.importlib, "import_module", interrupted)
+    result = CliRunner().invoke(satkit.main, ["solve", "x.cnf"])
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr == "interrupted: nothing written\n"
