@@ -128,6 +128,10 @@ class KnowledgeBase:
         self._solver = Solver(mode="cdcl", reason_bump=0.0)
         self._up_to_date = False  # True: no clause added since the last deduce()
         self._observed: set[tuple[Any, ...]] = set()
+        # what was heard at each position, and how many guards watch each cell: the
+        # phase-1 world does not change, so a repeat must say the same (audit 27-A #2)
+        self._heard: dict[Cell, int] = {}
+        self._watchers: dict[Cell, int] = {}
         # what observations mention each cell: a hearing window ("hears", p), which
         # treats its cells alike, or ("alone",), which singles the cell out
         self._mentions: dict[Cell, set[tuple[Any, ...]]] = {cell: set() for cell in self.cells}
@@ -278,8 +282,14 @@ class KnowledgeBase:
             raise ObservationError(
                 f"hear {written(hear)} is not an integer from 0 to {HEARING_CAP}"
             )
-        if ("hears", position) not in self._observed:
-            self._observed.add(("hears", position))
+        heard = self._heard.get(position)
+        if heard is not None and heard != hear:
+            raise ObservationError(
+                f"hear {hear} at {position}, where hear was {heard} before (nothing moves in"
+                " phase 1)"
+            )
+        if heard is None:
+            self._heard[position] = hear
             window = hearing_window(self, position)
             for cell in window:
                 self._mentions[cell].add(("hears", position))
@@ -332,10 +342,17 @@ class KnowledgeBase:
         self.observe_watchers(position, watching)
 
     def observe_watchers(self, cell: Cell, watching: int) -> None:
-        """Add "exactly ``watching`` guards see ``cell``" (0 also when it is a civilian's cell)."""
-        if ("watched", cell) in self._observed:
+        """Add "exactly ``watching`` guards see ``cell``" (0 also when it is a civilian's cell).
+        Raises `ObservationError` when an earlier step on ``cell`` said another number."""
+        before = self._watchers.get(cell)
+        if before is not None:
+            if before != watching:
+                raise ObservationError(
+                    f"the penalty says {watching} guard(s) watch {cell}, where it said {before}"
+                    " before (nothing moves in phase 1)"
+                )
             return
-        self._observed.add(("watched", cell))
+        self._watchers[cell] = watching
         for orientation in ORIENTATIONS:
             for distance in (0, 1, 2):
                 near = ahead(cell, orientation, -distance)

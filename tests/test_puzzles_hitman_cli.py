@@ -417,6 +417,60 @@ def test_a_contradictory_trace_names_the_first_step_no_map_fits(tmp_path: Path) 
     )
 
 
+def _back_on_a_cell(trace: dict) -> int:
+    """The first step (1-based) of ``trace`` whose status stands on a cell that an earlier
+    step's stood on."""
+    where: set[tuple[int, int]] = set()
+    for index, step in enumerate(trace["steps"], start=1):
+        cell = tuple(step["status"]["position"])
+        if cell in where:
+            return index
+        where.add(cell)
+    raise AssertionError("the trace never stands on a cell twice")
+
+
+def test_a_trace_that_hears_two_counts_on_one_cell_is_refused_at_the_second(tmp_path) -> None:
+    # the second count was dropped, and the replay said every cell agrees (audit 27-A #2)
+    trace = json.loads(TRACES.read_text().splitlines()[0])
+    second = _back_on_a_cell(trace)
+    status = trace["steps"][second - 1]["status"]
+    heard = status["hear"]
+    status["hear"] = (heard + 1) % 3
+    bad = tmp_path / "hear.jsonl"
+    bad.write_text(json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", bad)
+    cell = tuple(status["position"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {bad}:1: step {second}: hear {status['hear']} at {cell}, where hear was"
+        f" {heard} before (nothing moves in phase 1)\n"
+    )
+
+
+def test_a_trace_whose_penalties_disagree_on_the_guards_watching_a_cell_is_refused(
+    tmp_path,
+) -> None:
+    # a cell paid for as watched by 1 guard at one step and by none at a later one: the
+    # later count was dropped (audit 27-A #2)
+    trace = json.loads(TRACES.read_text().splitlines()[0])
+    steps = trace["steps"]
+    second = _back_on_a_cell(trace)
+    paid = steps[second - 1]["status"]["penalties"] - steps[second - 2]["status"]["penalties"]
+    watching = (paid - 1) // 5
+    for step in steps[second - 1 :]:  # one more guard watching there, the rest follows
+        step["status"]["penalties"] += 5
+    steps[second - 1]["status"]["is_in_guard_range"] = True
+    bad = tmp_path / "watch.jsonl"
+    bad.write_text(json.dumps(trace) + "\n")
+    result = run(MAPS, "--replay", bad)
+    cell = tuple(steps[second - 1]["status"]["position"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {bad}:1: step {second}: the penalty says {watching + 1} guard(s) watch {cell},"
+        f" where it said {watching} before (nothing moves in phase 1)\n"
+    )
+
+
 def test_a_map_too_big_to_explore_is_one_error_line(tmp_path: Path) -> None:
     # an empty 20 x 20 room took 100 s and 40 x 40 did not end in 300 s, under a 2,500 cap
     rows = [["EMPTY"] * 16 for _ in range(16)]
