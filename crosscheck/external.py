@@ -279,6 +279,8 @@ def run_program(
             open(os.path.join(folder, "stderr"), "w+b") as err_file,
         ):
             process: subprocess.Popen[bytes] | None = None
+            known = None  # (bound before the try: a Ctrl-C may land inside _children(),
+            # which walks /proc, and the finally reads it: audit 27-C #1)
             try:
                 # from the program's start to its end, any way out of this block kills
                 # it: a signal while Popen runs is held (Popen could not return the

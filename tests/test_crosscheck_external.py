@@ -81,6 +81,21 @@ def test_other_program_is_run_as_program_file(tmp_path, cnf):
     assert (answer.status, answer.model, answer.returncode) == ("SAT", [1, -2, 3], 0)
 
 
+def test_a_ctrl_c_while_the_children_are_listed_is_a_ctrl_c(tmp_path, cnf, monkeypatch):
+    # the finally read `known` before it was bound: an UnboundLocalError traceback instead
+    # of the interrupt, and shrink lost the smallest CNF found so far (audit 27-C #1)
+    import crosscheck.external as external
+
+    def interrupted() -> set[int]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(external, "_adopt_orphans", lambda: True)
+    monkeypatch.setattr(external, "_children", interrupted)
+    program = fake(tmp_path, "mysolver", 'echo "s UNSATISFIABLE"; exit 20')
+    with pytest.raises(KeyboardInterrupt):
+        run_program(program, cnf, 10)
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
