@@ -144,6 +144,18 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _nfc(name: str) -> str:
+    """``name`` in Unicode's composed form (NFC): names are compared so, as ``Zoë`` typed as
+    ``e`` and a combining diaeresis looks, and is, the ``Zoë`` of one code point (audit
+    27-A #4); they are shown as written."""
+    return unicodedata.normalize("NFC", name)
+
+
+def _composed(categories: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """``categories`` with every name `_nfc`, for comparing names."""
+    return [(_nfc(name), [_nfc(value) for value in values]) for name, values in categories]
+
+
 class _Builder:
     """Checks a decoded document against the schema and builds the Puzzle."""
 
@@ -152,6 +164,7 @@ class _Builder:
         self.where = where
         self.name = name
         self.categories: list[tuple[str, list[str]]] = []
+        self.composed: list[tuple[str, list[str]]] = []  # the same names, each `_nfc`
 
     def error(self, path: Sequence[Any], message: str) -> FormatError:
         return FormatError(self.name, self.where.line(path), message)
@@ -172,6 +185,7 @@ class _Builder:
             raise self.key_error((), "title", problem)
         description = self.text_field(doc, (), "description", "")
         self.categories = self.read_categories()
+        self.composed = _composed(self.categories)
         self.check_houses()
         hints = self.read_hints()
         question = self.read_question()
@@ -212,16 +226,20 @@ class _Builder:
                 raise self.key_error(("categories",), category, problem)
             if not isinstance(values, list) or not values:
                 raise self.error(path, f"category {category!r} must list its values")
-            seen: set[str] = set()
+            seen: dict[str, str] = {}  # composed: as written
             for index, value in enumerate(values):
                 if not isinstance(value, str) or not value.strip():
                     raise self.error((*path, index), f"category {category!r}: values must be names")
                 problem = _unprintable("value", value)
                 if problem is not None:
                     raise self.error((*path, index), f"category {category!r}: {problem}")
-                if value in seen:
-                    raise self.error((*path, index), f"category {category!r} lists {value!r} twice")
-                seen.add(value)
+                composed = _nfc(value)
+                if composed in seen:
+                    form = "" if seen[composed] == value else " (once in another Unicode form)"
+                    raise self.error(
+                        (*path, index), f"category {category!r} lists {value!r} twice{form}"
+                    )
+                seen[composed] = value
             categories.append((str(category), [str(value) for value in values]))
         self.check_qualified_names(categories)
         first_name, first_values = categories[0]
@@ -242,22 +260,28 @@ class _Builder:
         begins with a category's name and a colon (``Room:1`` where Room has no ``1``)
         names one thing and is kept."""
         spelled: dict[str, str] = {}
-        for category, values in categories:
+        composed = _composed(categories)
+        for (category, values), (_, normal) in zip(categories, composed, strict=True):
             for index, value in enumerate(values):
                 path = ("categories", category, index)
-                for other, other_values in categories:
-                    prefix = other + ":"
-                    if value.startswith(prefix) and value[len(prefix) :] in other_values:
+                for (other, written_values), (other_normal, other_values) in zip(
+                    categories, composed, strict=True
+                ):
+                    prefix = other_normal + ":"
+                    rest = normal[index][len(prefix) :]
+                    if normal[index].startswith(prefix) and rest in other_values:
+                        named = written_values[other_values.index(rest)]
                         raise self.error(
                             path,
                             f"category {category!r}: value {value!r} is also how {other}'s"
-                            f" {value[len(prefix):]!r} is named; rename the value",
+                            f" {named!r} is named; rename the value",
                         )
-                name = f"{category}:{value}"
+                qualified = f"{category}:{value}"
+                name = _nfc(qualified)
                 if name in spelled:
                     raise self.error(
                         path,
-                        f"{name!r} would name both {spelled[name]} and {category}'s"
+                        f"{qualified!r} would name both {spelled[name]} and {category}'s"
                         f" {value!r}; rename one of them",
                     )
                 spelled[name] = f"{category}'s {value!r}"
@@ -279,12 +303,13 @@ class _Builder:
         if not isinstance(ref, str):
             raise self.error(path, f"expected a value name, got {written(ref)}")
         found: list[Item] = []
-        for index, (category, values) in enumerate(self.categories):
-            if ref in values:
-                found.append(Item(index, values.index(ref)))
+        key = _nfc(ref)
+        for index, (category, values) in enumerate(self.composed):
+            if key in values:
+                found.append(Item(index, values.index(key)))
             prefix = category + ":"
-            if ref.startswith(prefix) and ref[len(prefix) :] in values:
-                found.append(Item(index, values.index(ref[len(prefix) :])))
+            if key.startswith(prefix) and key[len(prefix) :] in values:
+                found.append(Item(index, values.index(key[len(prefix) :])))
         matches = list(dict.fromkeys(found))
         if len(matches) == 1:
             return matches[0]
@@ -379,10 +404,11 @@ class _Builder:
         text = self.text_field(table, path, "text", "")
         find = table["find"]
         names = [name for name, _values in self.categories]
-        if find not in names:
+        composed = [name for name, _values in self.composed]
+        if not isinstance(find, str) or _nfc(find) not in composed:
             raise self.error(
                 (*path, "find"),
                 f"question: unknown category {written(find)}{did_you_mean(str(find), names)}",
             )
         where = self.resolve(table["where"], (*path, "where"))
-        return Question(text=text, find=names.index(find), where=where)
+        return Question(text=text, find=composed.index(_nfc(find)), where=where)

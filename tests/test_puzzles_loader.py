@@ -775,3 +775,28 @@ def test_not_fact_loads_from_toml_and_json_with_its_checks() -> None:
         parse_puzzle(toml.replace("[1,", "[3,"), "n.toml")
     with pytest.raises(FormatError, match="not_fact's house must be a number"):
         parse_puzzle(toml.replace("[1,", '["1",'), "n.toml")
+
+
+NFC_ZOE, NFD_ZOE = "Zo\u00eb", "Zoe\u0308"  # the same name: one code point or e + U+0308
+
+
+def test_a_name_written_in_another_unicode_form_names_the_same_value() -> None:
+    # 'unknown value' for a name that looks, and is, the category's (audit 27-A #4)
+    text = (
+        f'[categories]\nName = ["{NFC_ZOE}", "Al"]\nPet = ["cat", "dog"]\n'
+        f'[[hints]]\nsame_house = ["{NFD_ZOE}", "dog"]\n[[hints]]\nfact = [1, "Name:{NFD_ZOE}"]\n'
+        f'[question]\nfind = "Pet"\nwhere = "{NFD_ZOE}"\n'
+    )
+    puzzle = parse_puzzle(text, "z.toml")
+    assert puzzle.categories[0] == ("Name", [NFC_ZOE, "Al"])  # shown as the category wrote it
+    assert puzzle.hints[0].a == Item(0, 0) and puzzle.hints[1].a == Item(0, 0)
+    assert puzzle.question == Question(text="", find=1, where=Item(0, 0))
+
+
+def test_one_name_twice_in_two_unicode_forms_is_a_duplicate() -> None:
+    text = f'[categories]\nName = ["{NFC_ZOE}", "{NFD_ZOE}"]\n'
+    with pytest.raises(FormatError) as caught:
+        parse_puzzle(text, "z.toml")
+    assert str(caught.value) == (
+        f"z.toml:2: category 'Name' lists {NFD_ZOE!r} twice (once in another Unicode form)"
+    )
