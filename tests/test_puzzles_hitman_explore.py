@@ -36,6 +36,18 @@ def test_explorer_determines_default_world() -> None:
 
 
 @needs_data
+def test_explorer_tells_each_step_how_many_cells_are_known_and_actions_taken() -> None:
+    # what `puzzle hitman`'s progress line shows
+    steps: list[tuple[int, int]] = []
+    result = explore(load_maps(MAPS)["default_world"], on_step=lambda *step: steps.append(step))
+    assert steps[0][1] == 0 and steps[0][0] > 0  # the start: what the first look shows
+    assert steps[-1] == (42, 60) == (len(result.seen) + len(result.deduced), len(result.actions))
+    assert [actions for _known, actions in steps] == list(range(61))  # one call per action
+    known = [known for known, _actions in steps]
+    assert known == sorted(known)  # a cell once known stays known
+
+
+@needs_data
 @pytest.mark.parametrize("name", SMALLER_MAPS)
 def test_explorer_never_sends_a_wrong_determined_cell(name: str) -> None:
     world = load_maps(MAPS)[name]
