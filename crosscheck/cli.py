@@ -157,6 +157,24 @@ _fail_on_timeout = click.option(
     "for CI, where a solver that hangs is a regression.",
 )
 
+_fuzz_fail_on_timeout = click.option(
+    "--fail-on-timeout",
+    is_flag=True,
+    help="Count a run that timed out or answered UNKNOWN as a failure (by default it fails "
+    "nothing, and the instance is saved unshrunk): it is listed with the failures, shrunk "
+    "like them, its commands carry this option, and the run exits 1. For CI, where a solver "
+    "that hangs is a regression.",
+)
+
+_shrink_fail_on_timeout = click.option(
+    "--fail-on-timeout",
+    is_flag=True,
+    help="Keep a run that times out or answers UNKNOWN as the failure (by default a timeout "
+    "is no failure, and a file whose only trouble is one is refused): the formula behind a "
+    "hang, shrunk under a short --timeout (each check that still hangs takes that long); "
+    "the reproduce command carries the option and the --timeout.",
+)
+
 
 def _common(func: Any, seed_flag: str = "--seed") -> Any:
     """Options every command shares: solvers, timeout, proofs, our solvers' seed, quiet."""
@@ -595,7 +613,7 @@ def crosscheck_command(
     help="Most cross-checks spent shrinking one failure.",
 )
 @functools.partial(_common, seed_flag="--solver-seed")
-@_fail_on_timeout
+@_fuzz_fail_on_timeout
 @report_errors
 def fuzz_command(
     count: int,
@@ -618,7 +636,8 @@ def fuzz_command(
     cases: duplicate literals, tautologies, empty clauses, unused variables). Each
     failure is saved in --out, shrunk with a delta debugger, and printed with a one-line
     command that reproduces it. An instance on which a solver timed out is saved there
-    too, unshrunk (a timeout fails nothing, unless --fail-on-timeout).
+    too, unshrunk (a timeout fails nothing), unless --fail-on-timeout makes a timeout a
+    failure: then it is reported, saved and shrunk as one.
 
     Exit 0 when every instance agrees and validates, 1 otherwise; 130 when Ctrl-C or
     SIGTERM stopped it before anything failed.
@@ -657,7 +676,7 @@ def _fuzz(
     fail_on_timeout: bool = False,
 ) -> None:
     """The fuzz command's run, once its outputs are known to be writable."""
-    options = FuzzOptions(count, fuzz_seed, families, max_vars, jobs, check)
+    options = FuzzOptions(count, fuzz_seed, families, max_vars, jobs, check, fail_on_timeout)
     log = ResultLog(json_path, resume=False) if json_path else None
     progress = _Progress(count, quiet)
     # counted as they come, none kept but the failures (a night of fuzzing is millions)
@@ -665,6 +684,7 @@ def _fuzz(
     per_family: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
     timeouts: list[dict[str, Any]] = []  # what saving and its line need, not the whole record
+    timed_out = 0  # instances whose worst run timed out (with --fail-on-timeout: failures)
     started = time.monotonic()
     interrupted = False
     try:
@@ -673,7 +693,8 @@ def _fuzz(
                 log.append(record)
             tally.add(record)
             per_family[record["family"]] += 1
-            failed = is_failure(record)
+            failed = is_failure(record, fail_on_timeout)
+            timed_out += record["verdict"] == "timeout"
             if failed:
                 failures.append(record)
             elif record["verdict"] == "timeout":
@@ -724,11 +745,12 @@ def _fuzz(
     for record in failures:
         save_failure(record, options, out_dir, shrink=False)
     shrinking = True
+    passed = ("agree",) if fail_on_timeout else ("agree", "timeout")
     for number, record in enumerate(failures, start=1):
         what = ", ".join(
             f"{name} {run['outcome']}"
             for name, run in record["runs"].items()
-            if run["outcome"] not in ("agree", "timeout")
+            if run["outcome"] not in passed
         ) or record.get("error", record["verdict"])
         label = f"{record['family']} seed {record['seed']}"
         _echo(f"FAIL {label}: {what}", err=out_err)
@@ -770,9 +792,9 @@ def _fuzz(
         # it, as its file says: audit 21-C #7)
         how = "regenerate" if saved.regenerates else "reproduce"
         _echo(f"  {how}: {saved.reproduce}", err=out_err)
-    slow = fail_on_timeout and bool(timeouts)
+    slow = fail_on_timeout and bool(timed_out)
     if slow:
-        _echo(f"{_plural(len(timeouts), 'instance')} timed out: --fail-on-timeout", err=True)
+        _echo(f"{_plural(timed_out, 'instance')} timed out: --fail-on-timeout", err=True)
     if interrupted:
         _echo(f"interrupted after {tally.instances} of {count} instances", err=True)
         leave(1 if failures or slow else EXIT_INTERRUPTED)
@@ -782,11 +804,14 @@ def _fuzz(
 # -------------------------------------------------------------------------------- shrink
 
 
-def _why_no_failure(instance: Instance, check: CheckOptions, plain: dict[str, Any]) -> str:
+def _why_no_failure(
+    instance: Instance, check: CheckOptions, plain: dict[str, Any], timeouts: bool = False
+) -> str:
     """Why the plain CNF shows no failure: its check's record ``plain`` tells, and for a maze
-    one full check (the maze's search and path check too) more."""
+    one full check (the maze's search and path check too) more. ``timeouts``: a timeout is a
+    failure (``--fail-on-timeout``)."""
     record = plain if instance.maze is None else check_instance(instance, check)
-    failed = sorted(name for name, _outcome in failure_signature(record))
+    failed = sorted(name for name, _outcome in failure_signature(record, timeouts))
     if failed:
         verb = "fails" if len(failed) == 1 else "fail"
         return (
@@ -796,7 +821,10 @@ def _why_no_failure(instance: Instance, check: CheckOptions, plain: dict[str, An
     runs = record.get("runs", {})
     timed_out = sorted(name for name, run in runs.items() if run["outcome"] == "timeout")
     if timed_out:
-        return f"{', '.join(timed_out)} timed out (a timeout is not a failure; try --timeout)"
+        return (
+            f"{', '.join(timed_out)} timed out (a timeout is not a failure: --fail-on-timeout "
+            "shrinks it as one; a longer --timeout may let it answer)"
+        )
     return "every solver agrees and validates"
 
 
@@ -817,6 +845,7 @@ def _default_output(path: str) -> str:
 @encoding_option("How a maze file is encoded before shrinking its CNF.")
 @click.option("--max-checks", type=click.IntRange(min=1), default=5000, show_default=True,
               help="Most cross-checks to spend.")  # fmt: skip
+@_shrink_fail_on_timeout
 @report_errors
 def shrink_command(
     path: str,
@@ -828,10 +857,12 @@ def shrink_command(
     output: str | None,
     encoding: str,
     max_checks: int,
+    fail_on_timeout: bool,
 ) -> None:
     """Cut a failing CNF down (cnfdd-style: clauses by halving, then literals, then variables
     renumbered) while the same solvers still fail on it the same way; write the minimal CNF
-    with the one-line command that reproduces the failure.
+    with the one-line command that reproduces the failure. A timeout (or an UNKNOWN answer)
+    is no failure, unless --fail-on-timeout makes it one: then a hang is shrunk too.
 
     Exit 0 when a failure was shrunk, 1 when FILE shows no failure or cannot be read.
     Ctrl-C (or --max-checks running out) writes the smallest failing CNF found so far,
@@ -853,6 +884,7 @@ def shrink_command(
             max_checks=max_checks,
             progress=_shrink_progress(progress, instance.name),
             first_record=first,
+            timeouts=fail_on_timeout,
         )
     except KeyboardInterrupt:  # in the first check: nothing is known to fail yet
         progress.close()
@@ -861,10 +893,10 @@ def shrink_command(
     finally:
         progress.close()
     if result is None:
-        why = _why_no_failure(instance, check, first[0])
+        why = _why_no_failure(instance, check, first[0], fail_on_timeout)
         fail(f"{instance.name}: no failure to shrink: {why}")
         return
-    reproduce = check_command(target, check)
+    reproduce = check_command(target, check, fail_on_timeout=fail_on_timeout)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(result.failures))
     minimal = Formula(
         nvars=result.nvars,

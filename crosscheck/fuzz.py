@@ -13,7 +13,8 @@ and seed ``S + i``, so any one of them is regenerated with
 
 An instance on which a solver timed out is no failure, but :func:`save_timeout` saves
 its ``<family>-<seed>.cnf`` (and maze file) the same way, unshrunk: the formula behind
-a hang.
+a hang. With ``FuzzOptions.fail_on_timeout`` (``--fail-on-timeout``) a timeout is a
+failure: saved and shrunk as one, and every command written carries the option.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class FuzzOptions:
     max_vars: int = 200
     jobs: int = 1
     check: CheckOptions = field(default_factory=CheckOptions)
+    fail_on_timeout: bool = False
+    """A timeout is a failure (``--fail-on-timeout``): shrunk, and said in every command."""
 
     def __post_init__(self) -> None:
         self.families = tuple(dict.fromkeys(self.families))  # a family named twice counts once
@@ -134,11 +137,28 @@ def command_path(path: str) -> str:
     return path
 
 
-def check_command(path: str, options: CheckOptions, *, encoding: str | None = None) -> str:
-    """The ``satkit crosscheck`` command line that re-checks ``path`` the same way."""
+def _timeout_words(timeout: float, fail_on_timeout: bool) -> list[str]:
+    """``--timeout S`` when S is not the default or a timeout is a failure (then the deadline
+    is part of it, so it is always said), and ``--fail-on-timeout``."""
+    words = []
+    if timeout != DEFAULT_TIMEOUT or fail_on_timeout:
+        words += ["--timeout", f"{timeout:g}"]
+    if fail_on_timeout:
+        words.append("--fail-on-timeout")
+    return words
+
+
+def check_command(
+    path: str,
+    options: CheckOptions,
+    *,
+    encoding: str | None = None,
+    fail_on_timeout: bool = False,
+) -> str:
+    """The ``satkit crosscheck`` command line that re-checks ``path`` the same way (with
+    ``--fail-on-timeout`` when ``fail_on_timeout``: a hang is the failure it shows)."""
     words = ["satkit", "crosscheck", command_path(path), "--solvers", ",".join(options.solvers)]
-    if options.timeout != DEFAULT_TIMEOUT:
-        words += ["--timeout", f"{options.timeout:g}"]
+    words += _timeout_words(options.timeout, fail_on_timeout)
     if options.proofs:
         words.append("--proofs")
     if options.seed:
@@ -155,8 +175,7 @@ def regenerate_command(
     what it finds in ``out_dir``, when given)."""
     words = ["satkit", "fuzz", "--family", family, "--seed", str(seed), "--count", "1"]
     words += ["--max-vars", str(options.max_vars), "--solvers", ",".join(options.check.solvers)]
-    if options.check.timeout != DEFAULT_TIMEOUT:
-        words += ["--timeout", f"{options.check.timeout:g}"]
+    words += _timeout_words(options.check.timeout, options.fail_on_timeout)
     if options.check.proofs:
         words.append("--proofs")
     if options.check.seed:
@@ -226,7 +245,8 @@ def _save_instance(
 def save_timeout(record: dict[str, Any], options: FuzzOptions, out_dir: str) -> SavedFailure:
     """Save an instance on which a solver timed out, as :func:`save_failure` saves a failure
     but never shrunk (a timeout is no failure, and shrinking keeps failures only): the
-    formula behind a hang, with the command that regenerates it."""
+    formula behind a hang, with the command that regenerates it. (With
+    ``options.fail_on_timeout`` a timeout is a failure, which :func:`save_failure` saves.)"""
     family, seed = record["family"], record["seed"]
     instance = fuzz_instance(family, seed, options.max_vars)
     _stem, files, _maze_file = _save_instance(instance, family, seed, options, out_dir)
@@ -254,17 +274,22 @@ def save_failure(
     regenerate = regenerate_command(family, seed, options, out_dir)
     if not shrink:
         return SavedFailure(record, files, regenerate, regenerates=True)
-    shrunk = shrink_instance(instance, options.check, max_checks=max_checks, progress=progress)
+    timeouts = options.fail_on_timeout
+    shrunk = shrink_instance(
+        instance, options.check, max_checks=max_checks, progress=progress, timeouts=timeouts
+    )
     if shrunk is None:
         # The plain CNF did not fail: the failure needs the maze (its search or a path),
         # or did not come back (a flaky solver, a worker that died). The original is all
         # there is, and the command only regenerates it when it did not fail again.
-        if maze_file and is_failure(check_instance(instance, options.check)):
-            command = check_command(maze_file, options.check, encoding=record.get("encoding"))
+        if maze_file and is_failure(check_instance(instance, options.check), timeouts):
+            command = check_command(
+                maze_file, options.check, encoding=record.get("encoding"), fail_on_timeout=timeouts
+            )
             return SavedFailure(record, files, command)
         return SavedFailure(record, files, regenerate, did_not_fail_again=True, regenerates=True)
     min_path = stem + ".min.cnf"
-    reproduce = check_command(min_path, options.check)
+    reproduce = check_command(min_path, options.check, fail_on_timeout=timeouts)
     described = ", ".join(f"{solver} {outcome}" for solver, outcome in sorted(shrunk.failures))
     minimal = Formula(
         nvars=shrunk.nvars,
@@ -325,6 +350,8 @@ def failure_folder(out_dir: str) -> Iterator[None]:
                 break  # not empty (failures saved there), or not ours to remove
 
 
-def is_failure(record: dict[str, Any]) -> bool:
-    """True for a record whose instance failed (a worker crash included)."""
-    return bool(failure_signature(record)) or record.get("verdict") == "crash"
+def is_failure(record: dict[str, Any], timeouts: bool = False) -> bool:
+    """True for a record whose instance failed (a worker crash included); with ``timeouts``
+    (``--fail-on-timeout``) also one that timed out (a worker overrunning the watchdog too)."""
+    failed = ("crash", "timeout") if timeouts else ("crash",)
+    return bool(failure_signature(record, timeouts)) or record.get("verdict") in failed

@@ -14,7 +14,10 @@ numbers stay and only the variables above the largest one used are dropped.
 Every cross-check counts against the budget (``max_checks``), the first one
 and the renumbering ones included. When the budget runs out, or Ctrl-C stops the
 shrinking, the smallest failing formula found so far is the result.
-Timeouts are never failures, so shrinking does not drift towards them.
+Timeouts are no failures, so shrinking does not drift towards them, unless the caller
+makes them failures (``timeouts``: ``--fail-on-timeout``): then a timeout is a failure to
+keep, a hang (``timeout``) told apart from an UNKNOWN answer (``timeout (answered
+UNKNOWN)``) as crashes are by kind, and the formula behind a hang shrinks like any other.
 """
 
 from __future__ import annotations
@@ -77,17 +80,23 @@ class ShrinkResult:
         return ", stopped by --max-checks" if self.out_of_checks else ""
 
 
-def failure_signature(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
+def failure_signature(
+    record: dict[str, Any], timeouts: bool = False
+) -> frozenset[tuple[str, str]]:
     """The (solver, outcome) pairs of a record's failed runs; a crash's outcome names its
-    kind (``crash (signal 11)``, see `crash_kind`)."""
+    kind (``crash (signal 11)``, see `crash_kind`). With ``timeouts`` (``--fail-on-timeout``)
+    a run that timed out failed too: ``timeout``, or ``timeout (answered UNKNOWN)``."""
+    failed = (*FAILURES, "timeout") if timeouts else FAILURES
     return frozenset(
         (name, _failure(run))
         for name, run in record.get("runs", {}).items()
-        if run["outcome"] in FAILURES
+        if run["outcome"] in failed
     )
 
 
 def _failure(run: dict[str, Any]) -> str:
+    if run["outcome"] == "timeout" and run.get("detail") == "answered UNKNOWN":
+        return "timeout (answered UNKNOWN)"  # (run_external's detail) an answer, not a hang
     if run["outcome"] != "crash":
         return run["outcome"]
     return f"crash ({crash_kind(run.get('detail', ''))})"
@@ -263,6 +272,7 @@ def shrink_instance(
     progress: ShrinkProgress | None = None,
     first_record: list[dict[str, Any]] | None = None,
     rechecks: int = 2,
+    timeouts: bool = False,
 ) -> ShrinkResult | None:
     """Shrink ``instance``'s clauses while a failure of the plain CNF reproduces.
 
@@ -278,7 +288,8 @@ def shrink_instance(
     more times (outside ``max_checks``; not after Ctrl-C), and ``ShrinkResult.flaky`` says
     when it did not fail every time. Ctrl-C in those re-checks ends them
     (``ShrinkResult.rechecks_cut``) but leaves the formula unmarked: it is shrunk as far as
-    the shrinker goes.
+    the shrinker goes. With ``timeouts`` (``--fail-on-timeout``) a run that times out is a
+    failure too (see `failure_signature`): each check that still hangs takes the timeout.
     """
     original = len(instance.clauses)
     checks = 0
@@ -301,7 +312,7 @@ def shrink_instance(
     if first_record is not None:
         first_record.append(first)
     tell()
-    target = failure_signature(first)
+    target = failure_signature(first, timeouts)
     if not target:
         return None
     nvars = instance.nvars
@@ -311,7 +322,7 @@ def shrink_instance(
     def fails(clauses: Clauses) -> bool:
         nonlocal kept, kept_clauses, smallest
         record = check(clauses, nvars)
-        failed = bool(failure_signature(record) & target)
+        failed = bool(failure_signature(record, timeouts) & target)
         if failed:  # the shrinker takes every failing candidate as its new formula
             kept, kept_clauses, smallest = record, clauses, len(clauses)
         tell()
@@ -322,7 +333,7 @@ def shrink_instance(
             instance.clauses, fails, max_checks=max_checks - checks
         )
     except KeyboardInterrupt:
-        failures = failure_signature(kept) & target
+        failures = failure_signature(kept, timeouts) & target
         return ShrinkResult(kept_clauses, nvars, checks, original, failures, kept, True)
     # Fewer variables: renumbered 1..n, else the same numbers with nothing above the largest.
     renumbered, count = renumber(clauses)
@@ -343,10 +354,10 @@ def shrink_instance(
             interrupted = True
             break
         tell()
-        if failure_signature(record) & target:
+        if failure_signature(record, timeouts) & target:
             clauses, nvars, kept = candidate, candidate_vars, record
             break
-    failures = failure_signature(kept) & target
+    failures = failure_signature(kept, timeouts) & target
     out_of_checks = out_of_checks and not interrupted
     done = checks
     refailed = rechecked = cut = 0
@@ -357,7 +368,7 @@ def shrink_instance(
             cut = rechecks - rechecked  # (the check it stopped is none that did not fail)
             break
         rechecked += 1
-        refailed += bool(failure_signature(again) & failures)
+        refailed += bool(failure_signature(again, timeouts) & failures)
     return ShrinkResult(
         clauses, nvars, done, original, failures, kept, interrupted, out_of_checks,
         rechecked, refailed, cut,

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shlex
 import sys
 import threading
 import time
@@ -566,8 +567,64 @@ def test_nothing_to_shrink_says_why(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert result.stderr == (
         f"error: {source}: no failure to shrink: bin:{hang} timed out (a timeout is not a "
-        "failure; try --timeout)\n"
+        "failure: --fail-on-timeout shrinks it as one; a longer --timeout may let it answer)\n"
     )
+
+
+def _hangs_on_one(folder: Path) -> str:
+    """A program that hangs when a clause holds literal 1 (killed at the deadline) and
+    otherwise answers right (by trying every assignment: for tiny formulas)."""
+    path = folder / "hangs-on-1"
+    path.write_text(
+        f"#!{sys.executable}\n"
+        "import itertools, sys, time\n"
+        "lines = open(sys.argv[1]).read().splitlines()\n"
+        "clauses = [[int(x) for x in l.split()[:-1]] for l in lines if l and l[0] not in 'cp']\n"
+        "if any(1 in clause for clause in clauses):\n"
+        "    time.sleep(3600)\n"
+        "names = sorted({abs(lit) for clause in clauses for lit in clause})\n"
+        "for values in itertools.product((1, -1), repeat=len(names)):\n"
+        "    model = {v * n for v, n in zip(values, names)}\n"
+        "    if all(any(lit in model for lit in clause) for clause in clauses):\n"
+        "        print('s SATISFIABLE')\n"
+        "        print('v', *sorted(model, key=abs), 0)\n"
+        "        sys.exit(10)\n"
+        "print('s UNSATISFIABLE')\n"
+        "sys.exit(20)\n"
+    )
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_shrink_fail_on_timeout_shrinks_a_hang_to_what_makes_it_hang(tmp_path):
+    # a hang could not be shrunk, and no --timeout could help (audit 27-C #2)
+    hang = _hangs_on_one(tmp_path)
+    source = tmp_path / "h.cnf"
+    source.write_text("p cnf 3 3\n2 -3 0\n1 -3 0\n3 -2 0\n")  # (each hang: 0.5 s)
+    args = ["shrink", str(source), "-q", "-s", f"dpll,bin:{hang}", "--timeout", "0.5"]
+    result = invoke(*args, "--fail-on-timeout")
+    assert result.exit_code == 0, result.output
+    target = tmp_path / "h.min.cnf"
+    command = shlex.join(
+        ["satkit", "crosscheck", str(target), "--solvers", f"dpll:cdcl,bin:{hang}",
+         "--timeout", "0.5", "--fail-on-timeout"]
+    )  # fmt: skip
+    lines = result.stdout.splitlines()
+    checks = re.fullmatch(
+        rf"shrunk {re.escape(str(source))}: 3 -> 1 clauses over 1 variables in (\d+) checks "
+        rf"\(bin:{re.escape(hang)} timeout\)",
+        lines[0],
+    )
+    assert checks and lines[1:] == [f"saved: {target}", f"reproduce: {command}"]
+    assert target.read_text().splitlines() == [
+        f"c reproduce: {command}",
+        f"c shrunk from {source}: 3 -> 1 clauses in {checks[1]} checks (bin:{hang} timeout)",
+        "p cnf 1 1",
+        "1 0",
+    ]
+    again = invoke(*shlex.split(command)[1:])  # the command shows the hang again
+    assert again.exit_code == 1 and f"timeout: {target} (bin:{hang})" in again.stdout
+    assert "--fail-on-timeout" in invoke("shrink", "--help").stdout
 
 
 def test_fuzz_command_small_run(tmp_path):

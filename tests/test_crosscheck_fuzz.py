@@ -537,3 +537,59 @@ def test_the_library_refuses_a_negative_seed_as_the_command_does():
     # fuzz_instance("cnfuzz", -7) was seed 7's formula (review 19 #8)
     with pytest.raises(ValueError, match="0 or more"):
         fuzz_instance("cnfuzz", -7)
+
+
+def test_with_fail_on_timeout_fuzz_reports_shrinks_and_saves_a_timeout_as_a_failure(tmp_path):
+    # --fail-on-timeout exited 1 but saved its hangs unshrunk, with a regenerate command
+    # that left the option out, so re-running it exited 0 (audit 27-C #2)
+    out = tmp_path / "out"
+    args = ["fuzz", "-n", "2", "--family", "cnfuzz", "--seed", "1", "--max-vars", "30",
+            "--solvers", "minisat22,test:gives-up", "--out", str(out),
+            "--fail-on-timeout"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fuzz: 2 instances (cnfuzz 2) from seed 1; 2 failures; ")
+    assert not any(line.startswith("timeout: ") for line in lines)  # listed as failures
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        "FAIL cnfuzz seed 1: test:gives-up timeout",
+        "FAIL cnfuzz seed 2: test:gives-up timeout",
+    ]
+    assert result.stderr.endswith("2 instances timed out: --fail-on-timeout\n")
+    for seed in (1, 2):
+        stem = out / f"cnfuzz-{seed}"
+        regenerate = read_dimacs(f"{stem}.cnf").comments[2]
+        assert regenerate == (
+            f"regenerate: satkit fuzz --family cnfuzz --seed {seed} --count 1 --max-vars 30 "
+            f"--solvers minisat22,test:gives-up --timeout 60 --fail-on-timeout --out {out}"
+        )
+        shrunk = read_dimacs(f"{stem}.min.cnf")
+        reproduce = (
+            f"satkit crosscheck {stem}.min.cnf --solvers minisat22,test:gives-up --timeout 60 "
+            "--fail-on-timeout"
+        )
+        assert shrunk.comments[0] == f"reproduce: {reproduce}"
+        assert shrunk.comments[1].endswith(" (test:gives-up timeout)")
+        assert [len(clause) for clause in shrunk.clauses] == [6]  # what makes it give up
+        assert f"  reproduce: {reproduce}" in lines
+        assert CliRunner().invoke(main, shlex.split(reproduce)[1:]).exit_code == 1
+    # the regenerate command fails again, as the run did
+    again = CliRunner().invoke(main, shlex.split(regenerate.removeprefix("regenerate: "))[1:])
+    assert again.exit_code == 1 and "FAIL cnfuzz seed 2: test:gives-up timeout" in again.stdout
+
+
+def test_the_commands_of_a_run_with_fail_on_timeout_carry_it():
+    options = FuzzOptions(check=CheckOptions(["dpll"], timeout=2), fail_on_timeout=True)
+    assert regenerate_command("ksat", 7, options) == (
+        "satkit fuzz --family ksat --seed 7 --count 1 --max-vars 200 --solvers dpll "
+        "--timeout 2 --fail-on-timeout"
+    )
+    assert check_command("a.min.cnf", options.check, fail_on_timeout=True) == (
+        "satkit crosscheck a.min.cnf --solvers dpll --timeout 2 --fail-on-timeout"
+    )
+    assert check_command("a.min.cnf", CheckOptions(["dpll"])) == (
+        "satkit crosscheck a.min.cnf --solvers dpll"
+    )
+    timed_out = {"verdict": "timeout", "runs": {"dpll": {"outcome": "timeout"}}}
+    assert not is_failure(timed_out) and is_failure(timed_out, timeouts=True)
+    assert is_failure({"verdict": "timeout", "runs": {}}, timeouts=True)  # the watchdog's

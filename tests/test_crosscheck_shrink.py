@@ -385,3 +385,50 @@ def test_the_parts_of_a_maze_it_checks_are_still_a_maze_formula(monkeypatch):
     plain = Instance("plain", [[1, 2], [-1]], 2)
     shrink_instance(plain, CheckOptions(["dpll"]))
     assert not seen[-1].maze_formula
+
+
+class _GivesUpOnOne(_FlipsWithThree):
+    """Test-only: answers nothing, as a solver stopped by its deadline does, when a clause
+    holds literal 1 (a timeout that needs no clock); right otherwise."""
+
+    def __init__(self, bootstrap_with=None, **_options):
+        self.clauses = [list(clause) for clause in bootstrap_with or []]
+        super().__init__(bootstrap_with=self.clauses)
+
+    def solve(self, assumptions=()):
+        verdict = self.inner.solve(assumptions)
+        return None if any(1 in clause for clause in self.clauses) else verdict
+
+
+def test_with_timeouts_a_hang_is_shrunk_to_what_makes_it_hang():
+    # a hang could not be shrunk: the first check found "no failure" (audit 27-C #2)
+    register_solver("test:gives-up-on-1", _GivesUpOnOne)
+    try:
+        clauses = [[2, -3, 4], [-2, 5], [3, 1, -6], [6, -4], [-5, 7], [4, 7, 2], [-7, 3]]
+        instance = Instance("hangs", clauses, 7)
+        options = CheckOptions(["dpll", "test:gives-up-on-1"], timeout=30)
+        assert shrink_instance(instance, options) is None  # a timeout is no failure
+        result = shrink_instance(instance, options, timeouts=True)
+    finally:
+        unregister_solver("test:gives-up-on-1")
+    assert result is not None
+    assert (result.clauses, result.nvars) == ([[1]], 1)
+    assert result.failures == frozenset({("test:gives-up-on-1", "timeout")})
+    assert (result.rechecks, result.refailed) == (2, 2)
+
+
+def test_a_timeout_is_a_failure_only_when_asked_and_a_hang_is_no_unknown_answer():
+    record = {
+        "runs": {
+            "dpll": {"outcome": "agree", "detail": ""},
+            "bin:a": {"outcome": "timeout", "detail": "no answer within 0.5 s"},
+            "bin:b": {"outcome": "timeout", "detail": "answered UNKNOWN"},
+            "bin:c": {"outcome": "crash", "detail": "bin:c was killed by signal 11: "},
+        }
+    }
+    assert failure_signature(record) == {("bin:c", "crash (signal 11)")}
+    assert failure_signature(record, timeouts=True) == {
+        ("bin:a", "timeout"),
+        ("bin:b", "timeout (answered UNKNOWN)"),  # shrinking a hang never ends at an answer
+        ("bin:c", "crash (signal 11)"),
+    }
