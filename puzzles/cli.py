@@ -474,7 +474,7 @@ def hitman_command(
             result = _hitman_explore(maps_path, map_name, what, quiet)
             told = f"explored map {result.world.name}"
             _write_hitman_cnf(result.kb, cnf_path, inputs, told, as_json, quiet)
-    if trace_path is not None:
+    if trace_path is not None:  # (it leaves with the replay's exit code)
         _hitman_replay_report(maps_path, trace_path, index, replayed, cnf_path, as_json)
     if as_json:
         click.echo(json.dumps(_hitman_json(result, cnf_path), indent=2))
