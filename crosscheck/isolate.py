@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from formats.drawing import DRAWING
+from formats.drawing import forking
 from formats.errors import machine_failure
 
 CAN_FORK = hasattr(os, "fork")
@@ -116,7 +116,7 @@ def call_isolated(
     except OSError as exc:  # no file descriptors left: the machine's failure, not func's
         raise machine_failure(exc, "start a child process") from None
     try:
-        with DRAWING:  # (no progress line half-written across the fork: formats.drawing)
+        with forking():  # (no progress line half-written across it: formats.drawing)
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the child's coverage is not collected
                 os.close(read_fd)

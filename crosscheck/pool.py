@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from crosscheck import external
 from crosscheck.external import kill_descendants, signals_held
 from crosscheck.isolate import describe_exception
-from formats.drawing import DRAWING
+from formats.drawing import forking
 from formats.errors import EnvironmentFailure, machine_failure
 from formats.signals import STOP_SIGNALS
 
@@ -210,7 +210,7 @@ def run_pool(
             target=_worker_main, args=(theirs, work, folder, parents, os.getpid()), daemon=True
         )
         try:
-            with DRAWING:  # (no progress line half-written across the fork: formats.drawing)
+            with forking():  # (no progress line half-written across it: formats.drawing)
                 process.start()
         except BaseException as exc:  # no file descriptors left, say: no folder may stay
             mine.close()  # (first: removing the folder needs a descriptor)

@@ -14,6 +14,24 @@ thread owns it too, and exits without needing it.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import warnings
+from collections.abc import Iterator
 
 DRAWING = threading.RLock()
+
+
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Hold `DRAWING` across a fork made in the block, without Python 3.12's warning that
+    forking a process with threads "may lead to deadlocks in the child": the only other
+    thread satkit runs is a progress ticker, which takes no lock but `DRAWING` (and, under
+    it, stderr's), so the child inherits none held (audit 26-C F5)."""
+    with DRAWING, warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message=r"This process \(pid=\d+\) is multi-threaded",
+            category=DeprecationWarning,
+        )
+        yield
