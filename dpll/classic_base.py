@@ -109,12 +109,12 @@ class SearchBase(ABC):
         """Search under the assumptions; True, False, or None when a limit stopped it."""
         self.model_lits = []
         self.core_lits = []
+        self.stats["splits"] += 1  # the root call, made even on a refuted formula (27-B #2)
         if not self.ok:
             return False
         for lit in assumptions:
             self.ensure_vars(abs(lit))
         self.begin(limits)
-        self.stats["splits"] += 1
         self._reset()
         try:
             return self._search([code_of(lit) for lit in assumptions], assumptions)

@@ -86,6 +86,11 @@ class WatchSearch(SearchBase):
         self.static_order: list[int] | None = None
         self.cursor = 0
         self.cursor_lim: list[int] = []
+        # how many times assignments were taken back: the random heuristic's candidates,
+        # kept from its last scan, are a superset of today's while this stays the same
+        self.undone = 0
+        self.random_candidates: list[int] = []
+        self.random_undone = -1
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
@@ -178,6 +183,7 @@ class WatchSearch(SearchBase):
         self.decisions = []
         self.cursor = 0
         self.cursor_lim = []
+        self.undone += 1
 
     def _search(self, assume: list[int], assumptions: list[int]) -> bool:
         stats = self.stats
@@ -408,6 +414,7 @@ class WatchSearch(SearchBase):
 
     def _clear(self) -> None:
         """Unassign everything; counts and satisfied marks are rebuilt by the next `_reset`."""
+        self.undone += 1
         val = self.val
         for lit in self.trail:
             val[lit] = 0
@@ -420,6 +427,7 @@ class WatchSearch(SearchBase):
 
     def _undo_to(self, lim: int, mark: int) -> None:
         """Unassign ``trail[lim:]`` and unmark the clauses in ``sat_stack[mark:]``."""
+        self.undone += 1
         trail = self.trail
         val = self.val
         for i in range(lim, len(trail)):
