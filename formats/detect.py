@@ -72,8 +72,8 @@ def before_comment(tokens: list[str]) -> list[str]:
 def parse_detected(
     data: bytes, name: str, path: str | os.PathLike[str] | None = None, *, strict: bool = False
 ) -> tuple[Formula, str]:
-    """Parse ``data`` in the format `detect_format` finds; returns the formula and the
-    format it was read as.
+    """Parse ``data`` in the format `detect_format` finds (DIMACS under ``strict``, whatever
+    it looks like); returns the formula and the format it was read as.
 
     What looks like DP input but the DP reader refuses is read as headerless DIMACS
     when that reading ends every clause with a 0 (a first clause spanning two lines):
@@ -81,15 +81,17 @@ def parse_detected(
     would be one long DIMACS clause.
     """
     kind = detect_format(data, path)
+    if strict:  # DIMACS, as `read_dimacs_or_dp` reads it for `solve` (audit 27-D #2)
+        return parse_dimacs(data, name, strict=True), "dimacs"
     if kind == "dimacs":
-        if strict or named_dimacs(path) or not _numbers_first(data):
-            return parse_dimacs(data, name, strict=strict), kind
+        if named_dimacs(path) or not _numbers_first(data):
+            return parse_dimacs(data, name), kind
         return _headerless(data, name)
     try:
         return parse_dp_input(read_dp_text(data, name), name), kind
     except FormatError as refused:
         try:
-            formula = parse_dimacs(data, name, strict=strict)
+            formula = parse_dimacs(data, name)
         except FormatError:
             raise refused from None
         if any(warning.message == UNTERMINATED for warning in formula.warnings):
@@ -151,8 +153,9 @@ def read_formula(
 ) -> tuple[Formula, str]:
     """Read a DIMACS or DP-input file (detected unless ``fmt`` is given).
 
-    Returns the formula and the format it was read as. ``strict`` applies to
-    DIMACS (the DP format has no header to disagree with).
+    Returns the formula and the format it was read as. ``strict`` means DIMACS when
+    ``fmt`` is not given, as for `read_dimacs_or_dp`; given ``fmt="assignment"``, it has
+    nothing to check (the DP format has no header to disagree with).
     """
     data = read_bytes(path)
     name = display_name(path)

@@ -1451,3 +1451,14 @@ def test_fail_on_timeout_makes_a_hanging_solver_fail_the_batch(tmp_path):
     assert invoke(*fuzz).exit_code == 0
     result = invoke(*fuzz, "--fail-on-timeout")
     assert result.exit_code == 1 and "1 instance timed out: --fail-on-timeout" in result.stderr
+
+
+def test_strict_reads_dimacs_as_solve_does(tmp_path):
+    # crosscheck --strict answered SAT on a DP input that `solve --strict` refuses for its
+    # missing header (audit 27-D #2)
+    source = tmp_path / "in.txt"
+    source.write_text("1 2\n-1\n0\nback matter\n")
+    result = invoke("crosscheck", str(source), "--strict", "--solvers", "dpll")
+    assert result.exit_code == 1
+    assert f"{source}:1: no 'p cnf VARIABLES CLAUSES' header before the clauses" in result.stderr
+    assert invoke("crosscheck", str(source), "--solvers", "dpll").exit_code == 0

@@ -744,3 +744,18 @@ def test_a_status_line_fits_the_terminal_and_its_kind(monkeypatch):
     line.show("a long status line")
     line.clear()
     assert stream.getvalue() == "\ra long st\033[K\r\033[K"
+
+
+@pytest.mark.parametrize("command", [convert, stats])
+def test_strict_reads_dimacs_even_where_the_input_looks_like_dp_input(tmp_path, command):
+    # `solve --strict` refused a DP input (no header) that `stats`, `convert` and
+    # `crosscheck --strict` read as DP input (audit 27-D #2): README says `--strict` means
+    # DIMACS; --from assignment still reads it as DP input
+    source = tmp_path / "in.txt"
+    source.write_text(DP_TEXT)
+    result = run(command, [source, "--strict"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {source}:1: no 'p cnf VARIABLES CLAUSES' header before the clauses\n"
+    )
+    assert run(command, [source, "--strict", "--from", "assignment"]).exit_code == 0
