@@ -548,6 +548,8 @@ class _Reader:
             if match and "\r" in match.group(2):
                 # (kissat refuses a CR inside a line, and no `c var` line can carry one)
                 self.warn(line, "a 'c var' name holding a carriage return: read as a plain comment")
+            elif match and match.group(1).strip("0") == "":
+                self.warn(line, "a 'c var 0' name: there is no variable 0; read as a plain comment")
             elif match and literal_magnitude(match.group(1).encode()) <= MAX_VARIABLES:
                 var, name = int(match.group(1)), match.group(2)
                 before = self.formula.names.get(var)

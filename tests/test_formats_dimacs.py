@@ -1050,3 +1050,15 @@ def test_a_trailer_line_that_is_not_utf8_names_its_byte():
     with pytest.raises(FormatError) as caught:
         parse_dimacs(text, "t.cnf", strict=True)
     assert "t.cnf:5: a line that is not UTF-8 text (byte 0xe9) after" in str(caught.value)
+
+
+def test_a_name_for_variable_zero_is_a_plain_comment_with_a_warning():
+    # `c var 0 NAME` named a variable that does not exist, and became a DP key line
+    # `0 NAME` (audit 27-D, a note)
+    formula = parse_dimacs(b"c var 0 zero\nc var 00 nil\nc var 1 one\np cnf 1 1\n1 0\n", "v.cnf")
+    assert formula.names == {1: "one"}
+    assert formula.comments == ["var 0 zero", "var 00 nil"]
+    assert [str(w) for w in formula.warnings] == [
+        f"v.cnf:{line}: a 'c var 0' name: there is no variable 0; read as a plain comment"
+        for line in (1, 2)
+    ]
