@@ -217,10 +217,18 @@ class _Builder:
                 ("categories",), "categories must map each category name to its values"
             )
         categories: list[tuple[str, list[str]]] = []
+        named: set[str] = set()  # the category names, composed (`_nfc`)
         for category, values in table.items():
             path = ("categories", category)
             if not category.strip():
                 raise self.key_error(("categories",), category, "a category name must not be empty")
+            if _nfc(category) in named:  # (the same name twice as written: the parser's error)
+                raise self.key_error(
+                    ("categories",),
+                    category,
+                    f"category {category!r} is named twice (once in another Unicode form)",
+                )
+            named.add(_nfc(category))
             problem = _unprintable("category", category)
             if problem is not None:
                 raise self.key_error(("categories",), category, problem)

@@ -800,3 +800,13 @@ def test_one_name_twice_in_two_unicode_forms_is_a_duplicate() -> None:
     assert str(caught.value) == (
         f"z.toml:2: category 'Name' lists {NFD_ZOE!r} twice (once in another Unicode form)"
     )
+
+
+def test_one_category_name_in_two_unicode_forms_is_named_twice() -> None:
+    # both were taken, and question.find answered from the first (review 27 #1)
+    text = f'[categories]\n"{NFD_ZOE}" = ["A", "B"]\n"{NFC_ZOE}" = ["C", "D"]\n'
+    with pytest.raises(FormatError) as caught:
+        parse_puzzle(text, "z.toml")
+    assert str(caught.value) == (
+        f"z.toml:3: category {NFC_ZOE!r} is named twice (once in another Unicode form)"
+    )
