@@ -582,7 +582,8 @@ class _Reader:
         digits = match and (match.group(1) + match.group(2))
         if not (digits and digits.isascii() and digits.isdigit()):  # (not '２' or '٣')
             expected = "expected 'p cnf VARIABLES CLAUSES'"
-            raise self.error(line, f"malformed header {quoted(text.strip())} ({expected})")
+            shown = quoted(text.strip(" \t\r"))  # (not str.strip: a no-break space is shown)
+            raise self.error(line, f"malformed header {shown} ({expected})")
         if self.declared_vars is not None:
             first = self.header_line
             raise self.error(line, f"a second 'p cnf' header (the first is on line {first})")

@@ -1062,3 +1062,13 @@ def test_a_name_for_variable_zero_is_a_plain_comment_with_a_warning():
         f"v.cnf:{line}: a 'c var 0' name: there is no variable 0; read as a plain comment"
         for line in (1, 2)
     ]
+
+
+def test_a_malformed_header_is_shown_with_its_unicode_blanks():
+    # str.strip() took the no-break space away, and the message showed 'p cnf 2 1', which
+    # looks valid (review 27 #3)
+    with pytest.raises(FormatError) as caught:
+        parse_dimacs("p cnf 2 1\u00a0\n1 2 0\n".encode(), "nb.cnf")
+    assert str(caught.value) == (
+        "nb.cnf:1: malformed header 'p cnf 2 1\\xa0' (expected 'p cnf VARIABLES CLAUSES')"
+    )
