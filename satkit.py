@@ -65,7 +65,9 @@ class _LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         """Run the command; a Ctrl-C before the command's own handlers are on, while its
         module is imported, ends it as an interrupt (exit 130), not with click's
-        ``Aborted!`` and exit 1, which says bad input (audit 27-A #3)."""
+        ``Aborted!`` and exit 1, which says bad input (audit 27-A #3). This holds for the
+        solving commands too, whose 0 says "unknown": not started, they have no answer
+        (README, exit codes; review 27 #2)."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
