@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from crosscheck.registry import solver_kind
 from formats.detect import before_comment, parse_detected
+from formats.dimacs import parse_dimacs
 from formats.errors import FormatError
 from formats.memory import available_memory, shortage
 from formats.streams import (
@@ -418,7 +419,11 @@ def load_instance(
             maze, name, encoding=encoding, family=family, path=absolute, solvers=solvers,
             memory=memory,
         )
-    formula, kind = parse_detected(data, name, path, strict=strict)
+    if strict and maze_path is None:  # --strict means DIMACS (`strict_format`), but a
+        # maze's CNF may be DP input, as `maze decode --cnf` reads it (review 27-B #1)
+        formula, kind = parse_dimacs(data, name, strict=True), "dimacs"
+    else:
+        formula, kind = parse_detected(data, name, path, strict=strict)
     notes = [str(warning) for warning in formula.warnings]
     unusable = None  # why the key cannot be used: the clauses are still a CNF to check (seed
     # 001: the back matter "is ignored in the execution of the procedure")

@@ -26,7 +26,7 @@ from formats.console import answered as answered
 from formats.console import fail_unwritten as fail_unwritten
 from formats.console import finish_stdout as finish_stdout
 from formats.console import leave as leave
-from formats.detect import FORMATS, read_formula
+from formats.detect import FORMATS, read_formula, strict_format
 from formats.dimacs import clause_line, write_dimacs
 from formats.drawing import DRAWING as DRAWING
 from formats.errors import EnvironmentFailure, FormatError, FormatWarning
@@ -326,7 +326,7 @@ def convert(
     """
     check_output(output, inputs=[input_path])
     cnf_output_format(output, target, "dimacs")  # (a usage error before the input is read)
-    fmt = None if source == "auto" else source
+    fmt = strict_format(None if source == "auto" else source, strict)
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)
     target = cnf_output_format(output, target, "assignment" if kind == "dimacs" else "dimacs")
@@ -389,7 +389,7 @@ def _for_the_dp_format(formula: Formula, name: str) -> list[FormatWarning]:
 @report_errors
 def stats(input_path: str, as_json: bool, source: str, strict: bool, quiet: bool) -> None:
     """Describe a CNF file: sizes, clause lengths, pure literals, duplicates, tautologies."""
-    fmt = None if source == "auto" else source
+    fmt = strict_format(None if source == "auto" else source, strict)
     formula, kind = read_formula(input_path, fmt=fmt, strict=strict)
     print_warnings(formula.warnings, quiet)
     refuse_closed_stdout()  # (its output is its product, as dp's: review 22 #4)

@@ -72,8 +72,9 @@ def before_comment(tokens: list[str]) -> list[str]:
 def parse_detected(
     data: bytes, name: str, path: str | os.PathLike[str] | None = None, *, strict: bool = False
 ) -> tuple[Formula, str]:
-    """Parse ``data`` in the format `detect_format` finds (DIMACS under ``strict``, whatever
-    it looks like); returns the formula and the format it was read as.
+    """Parse ``data`` in the format `detect_format` finds; returns the formula and the
+    format it was read as. ``strict`` makes the DIMACS reader strict (callers for which
+    ``--strict`` means DIMACS say so with `strict_format`).
 
     What looks like DP input but the DP reader refuses is read as headerless DIMACS
     when that reading ends every clause with a 0 (a first clause spanning two lines):
@@ -81,11 +82,9 @@ def parse_detected(
     would be one long DIMACS clause.
     """
     kind = detect_format(data, path)
-    if strict:  # DIMACS, as `read_dimacs_or_dp` reads it for `solve` (audit 27-D #2)
-        return parse_dimacs(data, name, strict=True), "dimacs"
     if kind == "dimacs":
-        if named_dimacs(path) or not _numbers_first(data):
-            return parse_dimacs(data, name), kind
+        if strict or named_dimacs(path) or not _numbers_first(data):
+            return parse_dimacs(data, name, strict=strict), kind
         return _headerless(data, name)
     try:
         return parse_dp_input(read_dp_text(data, name), name), kind
@@ -148,14 +147,21 @@ def _numbers_first(data: bytes | str) -> bool:
     return bool(words) and all(word.lstrip("-").isdigit() for word in words)
 
 
+def strict_format(fmt: str | None, strict: bool) -> str | None:
+    """The format a command whose ``--strict`` means DIMACS reads (README: "a ``.cnf`` name
+    and ``--strict`` mean DIMACS", as `read_dimacs_or_dp` reads for ``solve``): DIMACS under
+    ``strict`` unless ``fmt`` names one, else ``fmt`` (None: detected). Audit 27-D #2:
+    ``stats``, ``convert`` and ``crosscheck --strict`` read a DP-looking file as DP input."""
+    return "dimacs" if strict and fmt is None else fmt
+
+
 def read_formula(
     path: str | os.PathLike[str], *, fmt: str | None = None, strict: bool = False
 ) -> tuple[Formula, str]:
     """Read a DIMACS or DP-input file (detected unless ``fmt`` is given).
 
-    Returns the formula and the format it was read as. ``strict`` means DIMACS when
-    ``fmt`` is not given, as for `read_dimacs_or_dp`; given ``fmt="assignment"``, it has
-    nothing to check (the DP format has no header to disagree with).
+    Returns the formula and the format it was read as. ``strict`` applies to
+    DIMACS (the DP format has no header to disagree with).
     """
     data = read_bytes(path)
     name = display_name(path)

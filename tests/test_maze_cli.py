@@ -1535,3 +1535,16 @@ def test_a_k_refused_under_the_progress_line_is_an_error_line_of_its_own(tmp_pat
     assert terminal.text[:error].endswith(("\n", "\r\x1b[K"))
     assert terminal.text[error:].startswith(f"error: {EXAMPLE}: K gives ")
     assert "satkit maze solve" not in terminal.text[error:]
+
+
+def test_decode_strict_still_reads_a_dp_input_given_as_cnf(tmp_path):
+    # --strict came to mean DIMACS in the shared reader, and `maze decode --cnf X.cl
+    # --strict` refused the DP input its help names (review 27-B #1): it stays DIMACS-only
+    # in stats, convert and crosscheck, whose --strict means DIMACS
+    clauses, answer = tmp_path / "m.cl", tmp_path / "m.dp"
+    assert run("encode", EXAMPLE, "-o", clauses).exit_code == 0
+    assert CliRunner().invoke(main, ["dp", str(clauses), "-o", str(answer)]).exit_code == 0
+    plain = run("decode", answer, "--cnf", clauses)
+    strict = run("decode", answer, "--cnf", clauses, "--strict")
+    assert plain.exit_code == 0 and plain.stdout.startswith("START")
+    assert (strict.exit_code, strict.stdout) == (0, plain.stdout)
