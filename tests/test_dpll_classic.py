@@ -517,3 +517,31 @@ def test_random_scans_the_variables_once_per_backtrack_not_at_every_decision(mon
     assert search.stats["decisions"] == pairs
     assert len(scans) == 1  # nothing is ever undone here
     assert set(scans) <= set(polls)  # a scan polls the limits first
+
+
+@pytest.mark.parametrize("seed", [1, 3])  # (seeds whose draws miss: 2 never needs the list)
+def test_random_rebuilds_its_candidates_after_a_backtrack(monkeypatch, seed: int) -> None:
+    # an unsatisfiable core beside free pairs: once most pairs are set the draws miss, and
+    # each conflict unassigns candidates that the kept list no longer holds, so the list is
+    # made again (review 27-B #5: no test failed without that). Classic DPLL backtracks
+    # chronologically, so the pairs are few: each one set before the core doubles the work.
+    import dpll.heuristics as heuristics
+    from dpll.classic_watch import WatchSearch
+    from dpll.engine import Limits
+
+    core = [[a, b] for a in (1, -1) for b in (2, -2)]  # UNSAT: every sign pair excluded
+    pairs = [c for i in range(3, 27, 2) for c in ([i, i + 1], [-i, -i - 1])]
+    search = WatchSearch("random", seed, None)
+    search.add_clauses(pairs + core)
+    scans = []
+
+    def counted(*bounds: int) -> range:
+        if bounds == (1, 27):  # every variable
+            scans.append(search.stats["conflicts"])
+        return range(*bounds)
+
+    monkeypatch.setattr(heuristics, "range", counted, raising=False)
+    assert search.solve([], Limits()) is False
+    assert len(set(scans)) > 1  # made again after conflicts
+    with Minisat22(bootstrap_with=pairs + core) as reference:
+        assert reference.solve() is False
