@@ -171,8 +171,20 @@ def read_formula(
     if kind not in FORMATS:
         raise ValueError(f"unknown format {kind!r}; expected one of {FORMATS}")
     if kind == "dimacs":
-        return parse_dimacs(data, name, strict=strict), kind
+        try:
+            return parse_dimacs(data, name, strict=strict), kind
+        except FormatError as exc:  # (as `solve` tells it: review 27-B #3)
+            raise _walk_told(exc, data) from None
     return parse_dp_input(read_dp_text(data, name), name), kind
+
+
+def _walk_told(exc: FormatError, data: bytes) -> FormatError:
+    """``exc`` from the DIMACS reader, or, when it took the one line that ``data`` (the whole
+    input) holds for a maze's first line, the error saying it is a back end's walk."""
+    filled = [line for line in data.split(b"\n") if line.strip()]
+    if exc.message == MAZE_NOT_INPUT and len(filled) == 1:
+        return FormatError(exc.file, exc.line, PATH_NOT_INPUT)
+    return exc
 
 
 def read_dimacs_or_dp(
@@ -202,9 +214,8 @@ def read_dimacs_or_dp(
             )
         except FormatError as exc:
             # a maze's first line alone is a back end's walk (review 22 #3): read on to see
-            filled = [line for line in start.split(b"\n") if line.strip()]
-            if exc.message == MAZE_NOT_INPUT and len(filled) == 1 and next(blocks, None) is None:
-                raise FormatError(exc.file, exc.line, PATH_NOT_INPUT) from None
+            if exc.message == MAZE_NOT_INPUT and next(blocks, None) is None:
+                raise _walk_told(exc, start) from None
             raise
     data = b"".join(block for block, _line in itertools.chain(head, blocks))
     formula, kind = parse_detected(data, name)

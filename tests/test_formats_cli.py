@@ -759,3 +759,15 @@ def test_strict_reads_dimacs_even_where_the_input_looks_like_dp_input(tmp_path, 
         f"error: {source}:1: no 'p cnf VARIABLES CLAUSES' header before the clauses\n"
     )
     assert run(command, [source, "--strict", "--from", "assignment"]).exit_code == 0
+
+
+@pytest.mark.parametrize("command", [convert, stats])
+def test_strict_tells_a_back_end_walk_as_solve_does(tmp_path, command):
+    # read as DIMACS under --strict, a walk was "a maze file" (review 27-B #3)
+    walk = tmp_path / "walk.txt"
+    walk.write_text("START C G H G H\n")
+    result = run(command, [walk, "--strict"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {walk}:1: this is a back end's answer (one line: a walk from START), not a CNF\n"
+    )
