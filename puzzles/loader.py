@@ -152,7 +152,8 @@ def _nfc(name: str) -> str:
 
 
 def _composed(categories: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
-    """``categories`` with every name `_nfc`, for comparing names."""
+    """``categories`` with every name `_nfc`, for comparing names (made once, by
+    `_Builder.read_categories`)."""
     return [(_nfc(name), [_nfc(value) for value in values]) for name, values in categories]
 
 
@@ -185,7 +186,6 @@ class _Builder:
             raise self.key_error((), "title", problem)
         description = self.text_field(doc, (), "description", "")
         self.categories = self.read_categories()
-        self.composed = _composed(self.categories)
         self.check_houses()
         hints = self.read_hints()
         question = self.read_question()
@@ -222,13 +222,14 @@ class _Builder:
             path = ("categories", category)
             if not category.strip():
                 raise self.key_error(("categories",), category, "a category name must not be empty")
-            if _nfc(category) in named:  # (the same name twice as written: the parser's error)
+            composed = _nfc(category)
+            if composed in named:  # (the same name twice as written: the parser's error)
                 raise self.key_error(
                     ("categories",),
                     category,
                     f"category {category!r} is named twice (once in another Unicode form)",
                 )
-            named.add(_nfc(category))
+            named.add(composed)
             problem = _unprintable("category", category)
             if problem is not None:
                 raise self.key_error(("categories",), category, problem)
@@ -249,6 +250,7 @@ class _Builder:
                     )
                 seen[composed] = value
             categories.append((str(category), [str(value) for value in values]))
+        self.composed = _composed(categories)
         self.check_qualified_names(categories)
         first_name, first_values = categories[0]
         for category, values in categories[1:]:
@@ -266,9 +268,9 @@ class _Builder:
         as another value's qualified name (``Pet:Dog`` beside Pet's ``Dog``: the spelling
         would name both), or two values that qualify to the same spelling. A value that only
         begins with a category's name and a colon (``Room:1`` where Room has no ``1``)
-        names one thing and is kept."""
+        names one thing and is kept. ``self.composed`` holds the same names, `_nfc`."""
         spelled: dict[str, str] = {}
-        composed = _composed(categories)
+        composed = self.composed
         for (category, values), (_, normal) in zip(categories, composed, strict=True):
             for index, value in enumerate(values):
                 path = ("categories", category, index)
