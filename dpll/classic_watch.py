@@ -43,7 +43,7 @@ from dpll.classic_base import (
     core_from_mask,
     lit_of,
 )
-from dpll.heuristics import SCANNING_HEURISTICS, make_picker
+from dpll.heuristics import SCANNING_HEURISTICS, make_picker, start_cursor
 
 EMPTY: tuple[()] = ()
 """Shared stand-in for the empty list of a literal no clause uses yet (saves memory)."""
@@ -86,11 +86,7 @@ class WatchSearch(SearchBase):
         self.static_order: list[int] | None = None
         self.cursor = 0
         self.cursor_lim: list[int] = []
-        # how many times assignments were taken back: the random heuristic's candidates,
-        # kept from its last scan, are a superset of today's while this stays the same
-        self.undone = 0
-        self.random_candidates: list[int] = []
-        self.random_undone = -1
+        self.random_pool: list[int] = []  # the random heuristic's draws (`start_cursor`)
 
     # -- building -----------------------------------------------------------------
     def ensure_vars(self, nvars: int) -> None:
@@ -181,9 +177,8 @@ class WatchSearch(SearchBase):
         # the literals pure from the start; later ones are queued as counts drop
         self.pure_queue = [lit ^ 1 for lit in range(2, len(cnt)) if not cnt[lit] and cnt[lit ^ 1]]
         self.decisions = []
-        self.cursor = 0
+        self.cursor = start_cursor(self.heuristic, self)
         self.cursor_lim = []
-        self.undone += 1
 
     def _search(self, assume: list[int], assumptions: list[int]) -> bool:
         stats = self.stats
@@ -414,7 +409,6 @@ class WatchSearch(SearchBase):
 
     def _clear(self) -> None:
         """Unassign everything; counts and satisfied marks are rebuilt by the next `_reset`."""
-        self.undone += 1
         val = self.val
         for lit in self.trail:
             val[lit] = 0
@@ -427,7 +421,6 @@ class WatchSearch(SearchBase):
 
     def _undo_to(self, lim: int, mark: int) -> None:
         """Unassign ``trail[lim:]`` and unmark the clauses in ``sat_stack[mark:]``."""
-        self.undone += 1
         trail = self.trail
         val = self.val
         for i in range(lim, len(trail)):

@@ -61,38 +61,45 @@ def make_picker(name: str, search: Any) -> Callable[[], int]:
     raise ValueError(f"unknown heuristic {name!r}; valid: {', '.join(WATCH_HEURISTICS)}")
 
 
+def start_cursor(name: str, s: Any) -> int:
+    """The heuristic's cursor at the root of a solve (``s.cursor``, put back on backtracking).
+
+    For ``jw`` it is a place in the static order. For ``random`` (and ``two-clause``, which
+    falls back to it) it is how many variables of ``s.random_pool`` are still in play: the
+    pool is made here of every variable some clause holds, in number order."""
+    if name not in ("random", "two-clause"):
+        return 0
+    cnt = s.cnt
+    s.random_pool = [v for v in range(1, s.nvars + 1) if cnt[v << 1] or cnt[(v << 1) | 1]]
+    return len(s.random_pool)
+
+
 def pick_random(s: Any) -> int:
     """A random variable among those in unsatisfied clauses, with a random sign.
 
-    Sixteen draws from all the variables first; when they all miss, draws from a list of
-    candidates, each draw that is no longer one taken out of it. The list is made by a scan
-    of every variable (which polls the limits first), kept while nothing is unassigned
-    (``s.undone``: candidates only go as the search goes deeper), so that each variable
-    leaves it once: a scan at each decision made a search on a million variables quadratic
-    (audit 27-B #1). Rejected draws keep the choice uniform among the candidates."""
+    Draws from the first ``s.cursor`` variables of ``s.random_pool``, which hold every
+    candidate: a draw that is no longer one is swapped to the end of that prefix and the
+    prefix shortened, so the next draws skip it. Candidates only go as the search goes
+    deeper, and backtracking puts the cursor back (``cursor_lim``), which brings back every
+    variable taken out below that level at no cost. So no decision scans the variables (a
+    scan per decision, or per backtrack, made a search on a million variables quadratic:
+    audit 27-B #1, review 27-B #2). Rejected draws keep the choice uniform among the
+    candidates."""
     val = s.val
     cnt = s.cnt
     rng = s.rng
-    n = s.nvars
-    for _ in range(16):
-        v = rng.randrange(1, n + 1)
+    pool = s.random_pool
+    k = s.cursor
+    while True:  # (some candidate is left: a clause with two unassigned literals exists)
+        i = rng.randrange(k)
+        v = pool[i]
         code = v << 1
         if not val[code] and (cnt[code] or cnt[code | 1]):
+            s.cursor = k
             return code | rng.getrandbits(1)
-    if s.random_undone != s.undone:
-        s.poll()  # (a scan of every variable: the limits are looked at, as SCANNING's are)
-        s.random_candidates = [
-            v for v in range(1, n + 1) if not val[v << 1] and (cnt[v << 1] or cnt[(v << 1) | 1])
-        ]
-        s.random_undone = s.undone
-    pool = s.random_candidates
-    while True:  # (some candidate is left: a clause with two unassigned literals exists)
-        i = rng.randrange(len(pool))
-        code = pool[i] << 1
-        if not val[code] and (cnt[code] or cnt[code | 1]):
-            return code | rng.getrandbits(1)
-        pool[i] = pool[-1]
-        pool.pop()
+        k -= 1
+        pool[i] = pool[k]
+        pool[k] = v
 
 
 def pick_two_clause(s: Any) -> int:

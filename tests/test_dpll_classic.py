@@ -490,10 +490,24 @@ def test_scanning_heuristics_see_an_interrupt_at_the_next_decision(heuristic):
     assert solver.solve() is True
 
 
-def test_random_scans_the_variables_once_per_backtrack_not_at_every_decision(monkeypatch) -> None:
+def _scans_of_every_variable(monkeypatch, search, nvars: int) -> list[int]:
+    """Record the conflict count at each scan of variables 1..nvars by the heuristics."""
+    import dpll.heuristics as heuristics
+
+    scans: list[int] = []
+
+    def counted(*bounds: int) -> range:
+        if bounds == (1, nvars + 1):  # every variable
+            scans.append(search.stats["conflicts"])
+        return range(*bounds)
+
+    monkeypatch.setattr(heuristics, "range", counted, raising=False)
+    return scans
+
+
+def test_random_scans_the_variables_once_per_solve_not_at_every_decision(monkeypatch) -> None:
     # late in a search most draws miss, and each decision scanned every variable: 39 s on
     # 400,000 variables where `course` took 0.65 s (audit 27-B #1)
-    import dpll.heuristics as heuristics
     from dpll.classic_watch import WatchSearch
     from dpll.engine import Limits
 
@@ -501,31 +515,21 @@ def test_random_scans_the_variables_once_per_backtrack_not_at_every_decision(mon
     clauses = [c for i in range(pairs) for c in ([2 * i + 1, 2 * i + 2], [-2 * i - 1, -2 * i - 2])]
     search = WatchSearch("random", 7, None)
     search.add_clauses(clauses)
-    scans, polls = [], []
-
-    def counted(*bounds: int) -> range:
-        if bounds == (1, 2 * pairs + 1):  # every variable
-            scans.append(len(search.trail))
-        return range(*bounds)
-
-    monkeypatch.setattr(heuristics, "range", counted, raising=False)
-    poll = search.poll
-    monkeypatch.setattr(search, "poll", lambda: polls.append(len(search.trail)) or poll())
+    scans = _scans_of_every_variable(monkeypatch, search, 2 * pairs)
     assert search.solve([], Limits()) is True
     model = set(search.model_lits)
     assert all(any(lit in model for lit in clause) for clause in clauses)
     assert search.stats["decisions"] == pairs
-    assert len(scans) == 1  # nothing is ever undone here
-    assert set(scans) <= set(polls)  # a scan polls the limits first
+    assert scans == [0]
 
 
-@pytest.mark.parametrize("seed", [1, 3])  # (seeds whose draws miss: 2 never needs the list)
-def test_random_rebuilds_its_candidates_after_a_backtrack(monkeypatch, seed: int) -> None:
-    # an unsatisfiable core beside free pairs: once most pairs are set the draws miss, and
-    # each conflict unassigns candidates that the kept list no longer holds, so the list is
-    # made again (review 27-B #5: no test failed without that). Classic DPLL backtracks
-    # chronologically, so the pairs are few: each one set before the core doubles the work.
-    import dpll.heuristics as heuristics
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_does_not_scan_the_variables_again_after_a_backtrack(monkeypatch, seed: int) -> None:
+    # an unsatisfiable core beside free pairs: each conflict unassigns variables, and the
+    # candidates were made again by a scan of every variable: uuf75-01 beside 200,000
+    # variables no clause holds took 24.6 s, against 0.34 s for `course` (review 27-B #2).
+    # Classic DPLL backtracks chronologically, so the pairs are few: each one set before the
+    # core doubles the work.
     from dpll.classic_watch import WatchSearch
     from dpll.engine import Limits
 
@@ -533,15 +537,45 @@ def test_random_rebuilds_its_candidates_after_a_backtrack(monkeypatch, seed: int
     pairs = [c for i in range(3, 27, 2) for c in ([i, i + 1], [-i, -i - 1])]
     search = WatchSearch("random", seed, None)
     search.add_clauses(pairs + core)
-    scans = []
-
-    def counted(*bounds: int) -> range:
-        if bounds == (1, 27):  # every variable
-            scans.append(search.stats["conflicts"])
-        return range(*bounds)
-
-    monkeypatch.setattr(heuristics, "range", counted, raising=False)
+    scans = _scans_of_every_variable(monkeypatch, search, 26)
     assert search.solve([], Limits()) is False
-    assert len(set(scans)) > 1  # made again after conflicts
+    assert search.stats["conflicts"] > 1
+    assert scans == [0]  # once, when the solve starts
     with Minisat22(bootstrap_with=pairs + core) as reference:
         assert reference.solve() is False
+
+
+@pytest.mark.parametrize("heuristic", ["random", "two-clause"])
+def test_random_draws_from_a_pool_holding_every_candidate(heuristic: str) -> None:
+    # the pool's live prefix (``random_pool[:cursor]``) must hold every variable in an
+    # unsatisfied clause at every decision, after any number of backtracks: the cursor is put
+    # back with the level, so variables taken out below it come back
+    from dpll.classic_watch import WatchSearch
+    from dpll.engine import Limits
+
+    conflicts = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        clauses = [
+            [rng.choice((1, -1)) * v for v in rng.sample(range(1, 13), 3)] for _ in range(58)
+        ]
+        search = WatchSearch(heuristic, seed, None)
+        search.add_clauses(clauses)
+        real_pick = search.pick
+
+        def checked_pick(search=search, real_pick=real_pick) -> int:
+            val, cnt = search.val, search.cnt
+            candidates = {
+                v for v in range(1, 13) if not val[2 * v] and (cnt[2 * v] or cnt[2 * v + 1])
+            }
+            live = search.random_pool[: search.cursor]
+            assert candidates <= set(live)
+            assert len(live) == len(set(live))
+            return real_pick()
+
+        search.pick = checked_pick
+        answer = search.solve([], Limits())
+        conflicts += search.stats["conflicts"]
+        with Minisat22(bootstrap_with=clauses) as reference:
+            assert answer is reference.solve()
+    assert conflicts > 40  # the backtracks the test is about happened
