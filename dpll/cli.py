@@ -242,7 +242,8 @@ def solve(
     (SATISFIABLE, UNSATISFIABLE or UNKNOWN) and 'v' lines with the model.
     Exit status: 10 satisfiable, 20 unsatisfiable, 0 unknown (timeout,
     conflict limit, Ctrl-C, SIGTERM, a soft CPU-time limit), 1 bad input, 2 usage error,
-    130 when a stop comes while the answer is being printed (it is cut off).
+    130 when a stop comes while the answer is being printed (it is cut off) or
+    in satkit's first moments, before the command has started.
     RESULT, as MiniSat's second file, gets SAT and the model, UNSAT or INDET.
     """
     started = time.monotonic()

@@ -605,7 +605,9 @@ def solve_command(
     """Encode, solve, decode and validate: print the path for MAZE or NO SOLUTION.
 
     Exit 10 when a path is found, 20 when there is none, 0 when the solver gives no
-    answer or the run is interrupted (nothing on stdout; with --json, the attempts).
+    answer or the run is interrupted (nothing on stdout; with --json, the attempts);
+    130 when the stop comes in satkit's first moments, before the command has
+    started, or while the answer is being written.
     An "unsatisfiable" is confirmed by the layered search where that takes at most
     5 seconds (a note says when it does not).
     """

@@ -125,7 +125,8 @@ def einstein_command(**options: Any) -> None:
     Prints the house table, the answer, whether it is unique, and how many times
     the splitting rule was applied (or, with --answer, the answer file it read).
     Exit 10 when solved, 0 when Ctrl-C, SIGTERM or an UNKNOWN answer left it
-    unknown, 1 for a bad or wrong answer.
+    unknown, 1 for a bad or wrong answer; 130 when the stop comes in satkit's
+    first moments, before the command has started, or while the answer is printed.
     """
     _run(einstein_puzzle(), inputs=(), **options)
 
@@ -152,7 +153,8 @@ def solve_command(file: str, **options: Any) -> None:
     For "right of", swap the pair. Exit 10 when solved, 20 when the hints
     contradict each other (with --answer: the answer says so and dpll agrees), 0
     when Ctrl-C, SIGTERM or an UNKNOWN answer left it unknown, 1 for a bad file or
-    a bad or wrong answer.
+    a bad or wrong answer; 130 when the stop comes in satkit's first moments,
+    before the command has started, or while the answer is printed.
     """
     one_stdin(FILE=file, **{"--answer": options["answer_path"]})
     with _unknown_when_interrupted(options["as_json"], {"title": None}):  # (not read yet)
@@ -452,7 +454,8 @@ def hitman_command(
     Exit 10 when every cell was determined (and is right), 0 when some cells
     had to be guessed (--replay: were left unknown, or were not checked since
     the trace names no map that MAPS.json holds) or when Ctrl-C or SIGTERM
-    stopped the run, 1 for bad input.
+    stopped the run, 1 for bad input; 130 when the stop comes in satkit's first
+    moments, before the command has started, or while the report is printed.
     """
     if cnf_path is not None and is_stdout(cnf_path):
         raise click.UsageError(
