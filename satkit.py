@@ -68,11 +68,12 @@ class _LazyGroup(click.Group):
         ``Aborted!`` and exit 1, which says bad input (audit 27-A #3). This holds for the
         solving commands too, whose 0 says "unknown": not started, they have no answer
         (README, exit codes; review 27 #2)."""
+        from formats.console import WRITTEN, interrupted_unanswered
+
+        WRITTEN.clear()  # (a caller of ``main`` may run several commands in one process)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            from formats.console import interrupted_unanswered
-
             interrupted_unanswered()
 
 

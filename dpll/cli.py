@@ -511,7 +511,8 @@ def dp(
     where --mode cdcl takes seconds or minutes.
 
     Exit status: 0 when the output is written (satisfiable or not), 1 bad
-    input, 2 usage error, 130 when Ctrl-C or SIGTERM stops it (nothing written).
+    input, 2 usage error, 130 when Ctrl-C or SIGTERM stops it (OUT is then whole or
+    not written at all, and the message says which).
     """
     if heuristic is not None:
         allowed = CDCL_HEURISTICS if mode == "cdcl" else CLASSIC_HEURISTICS

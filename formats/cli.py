@@ -21,7 +21,13 @@ from formats.assignment import EmptyClauseError, write_dp_input
 from formats.console import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
 from formats.console import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from formats.console import QUICK_EXIT as QUICK_EXIT
-from formats.console import _silence_stdout, fail, interrupted_unanswered, refuse_closed_stdout
+from formats.console import (
+    WRITTEN,
+    _silence_stdout,
+    fail,
+    interrupted_unanswered,
+    refuse_closed_stdout,
+)
 from formats.console import answered as answered
 from formats.console import fail_unwritten as fail_unwritten
 from formats.console import finish_stdout as finish_stdout
@@ -192,6 +198,7 @@ def report_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        WRITTEN.clear()  # (a caller of ``main`` may run several commands in one process)
         try:
             with terminate_as_interrupt():
                 return func(*args, **kwargs)

@@ -51,11 +51,21 @@ QUICK_EXIT = [False]
 """Set by the console entry point (`satkit.run`): `answered` may end the process at once."""
 
 
+WRITTEN: list[str] = []
+"""The output files this command has renamed into place (`formats.streams.atomic_output`),
+as the user named them: a stop that comes after one was written must not say that nothing
+was (audit 28-C #2). Emptied when a command starts (`formats.cli.report_errors`)."""
+
+
 def interrupted_unanswered() -> NoReturn:
     """End a command that Ctrl-C or SIGTERM stopped and that has no answer to give when
-    stopped: output files are atomic, so none was written; exit 130, the shell's code for
-    Ctrl-C, not 1 (bad input)."""
-    click.echo("interrupted: nothing written", err=True)
+    stopped: output files are atomic, so each is whole or was not written (`WRITTEN` says
+    which were); exit 130, the shell's code for Ctrl-C, not 1 (bad input)."""
+    if WRITTEN:
+        were = "was" if len(WRITTEN) == 1 else "were"
+        click.echo(f"interrupted after {', '.join(WRITTEN)} {were} written whole", err=True)
+    else:
+        click.echo("interrupted: nothing written", err=True)
     sys.exit(EXIT_INTERRUPTED)
 
 

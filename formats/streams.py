@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from formats.console import refuse_closed_stdout
+from formats.console import WRITTEN, refuse_closed_stdout
 from formats.errors import FormatError
 from formats.memory import available_memory
 
@@ -878,9 +878,13 @@ def _atomic_output(
             if not os.path.isdir(folder):
                 why = "the output folder no longer exists"
             raise OSError(exc.errno, why, given) from None
+        WRITTEN.append(given)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        if os.path.lexists(temp):
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        elif given not in WRITTEN[-1:]:  # a stop just after the rename, before the line above
+            WRITTEN.append(given)
         raise
 
 

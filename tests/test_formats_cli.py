@@ -719,6 +719,44 @@ def test_ctrl_c_is_interrupted_with_130_not_bad_input(tmp_path, monkeypatch, whe
     assert result.stderr == "interrupted: nothing written\n" and not out.exists()
 
 
+@pytest.mark.parametrize("after", ["the rename", "the writer"])
+def test_a_stop_after_the_output_is_in_place_says_it_was_written(tmp_path, monkeypatch, after):
+    # the stop came after the rename (inside the atomic writer, or after it returned), and
+    # the message said "nothing written" though the old file was replaced (audit 28-C #2)
+    import os
+
+    import formats.cli
+    from satkit import main
+
+    owner, name = (os, "replace") if after == "the rename" else (formats.cli, "write_dimacs")
+    real = getattr(owner, name)
+
+    def then_stopped(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 2 1\n1 -2 0\n")
+    out = tmp_path / "out.cnf"
+    out.write_text("old\n")
+    runner = CliRunner()
+    first = runner.invoke(main, ["convert", str(source), "-o", str(tmp_path / "first.cnf")])
+    assert first.exit_code == 0  # (what it wrote is not the next run's)
+    monkeypatch.setattr(owner, name, then_stopped)
+    result = runner.invoke(main, ["convert", str(source), "-o", str(out)])
+    assert result.exit_code == 130
+    assert result.stderr == f"interrupted after {out} was written whole\n"
+    assert out.read_text() == "p cnf 2 1\n1 -2 0\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first.cnf", "in.cnf", "out.cnf"]
+    monkeypatch.undo()
+    monkeypatch.setattr("formats.cli.read_formula", stopped)
+    before = runner.invoke(main, ["convert", str(source), "-o", str(out)])
+    assert before.exit_code == 130 and before.stderr == "interrupted: nothing written\n"
+
+
 def test_a_status_line_fits_the_terminal_and_its_kind(monkeypatch):
     # ESC [K showed as ^[[K on a dumb terminal, and a line wider than the terminal wrapped,
     # leaving a stale row at each update (audit 17-B #10)
