@@ -43,7 +43,7 @@ from formats.cli import (
     report_errors,
 )
 from formats.console import EXIT_INTERRUPTED, STDOUT_CLOSED, interrupted_unanswered
-from formats.detect import named_dimacs, read_formula
+from formats.detect import named_dimacs, parse_detected, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory, shortage
@@ -313,7 +313,9 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | FormatError | Non
     input's, or the ``c back-matter "…"`` lines that carry it through DIMACS (what
     ``satkit convert`` writes). An error in it, naming the CNF file and the line, is
     returned in its place: whether it stops the decoding depends on the answer
-    (`_cnf_key`).
+    (`_cnf_key`). A CNF that names no At(N,I) atom gives an empty key: it is no maze's
+    encoding, and the decoder refuses an answer for it, SAT or UNSAT alike, unless the
+    answer names the atoms itself (a DP output's key).
     """
     formula, _kind = read_formula(path, strict=strict)
     name = display_name(path)
@@ -323,7 +325,7 @@ def _read_cnf(path: str, strict: bool) -> tuple[Formula, Key | FormatError | Non
             key = parse_key(formula.back_matter, name, formula.back_matter_line or 1)
     except FormatError as exc:
         return formula, exc
-    return formula, key if key is not None and key.at else None
+    return formula, key if key is not None and key.at else Key()
 
 
 def _cnf_key(
@@ -362,6 +364,62 @@ def _check_same_key(own: Key, cnf_key: Key, name: str, cnf_name: str) -> None:
 
 def _atom_text(key: Key, atom: int) -> str:
     return at_name(*key.at[atom]) if atom in key.at else has_name(*key.has[atom])
+
+
+def _unknown_line(text: str) -> int | None:
+    """The line of a solver's output that says UNKNOWN without an ``s`` line: CaDiCaL's
+    ``c UNKNOWN`` when a limit stops it (None when no line says it)."""
+    for number, line in enumerate(text_lines(text), start=1):
+        words = line.split()
+        if words == ["c", "UNKNOWN"]:
+            return number
+    return None
+
+
+_CNF_NOT_ANSWER = (
+    "this is a CNF, not a solver's answer: satkit maze decode ANSWER --cnf CNF decodes a "
+    "solver's answer to it"
+)
+_DP_INPUT_NOT_OUTPUT = (
+    "this is a DP input, not a DP output: decode what `satkit dp` writes for it (or give it "
+    "as --cnf beside a solver's answer)"
+)
+
+
+def _formula_told(text: str, name: str) -> FormatError | None:
+    """The error saying that IN, which no answer reader takes, is what ``--cnf`` takes
+    instead: a DIMACS CNF or the assignment's DP input (read as `formats.detect` reads a
+    CNF, with a ``p cnf`` header or clauses on several lines); None when it is neither.
+
+    The converse mistakes are told by the CNF readers: a solver's answer or a DP output
+    given as ``--cnf``."""
+    try:
+        formula, kind = parse_detected(text.encode("utf-8", "surrogateescape"), name)
+    except FormatError:
+        return None
+    if formula.header_line is None and len(formula.clauses) < 2:
+        return None  # (one line of literals is as much a model that lost its SAT line)
+    if kind == "dimacs":
+        return FormatError(name, formula.header_line or _first_data_line(text), _CNF_NOT_ANSWER)
+    return FormatError(name, _first_data_line(text), _DP_INPUT_NOT_OUTPUT)
+
+
+def _first_data_line(text: str) -> int | None:
+    """The number of the first line that is neither blank nor a ``c`` comment."""
+    for number, line in enumerate(text_lines(text), start=1):
+        words = line.split()
+        if words and not words[0].startswith("c"):
+            return number
+    return None
+
+
+def _names_at(back_matter: str, name: str, first_line: int) -> bool:
+    """Whether a DP output's back matter names At(N,I) atoms (a key the decoder reads, or
+    one it refuses: its error is the decoder's to give, as a warning where it may)."""
+    try:
+        return bool(parse_key(back_matter, name, first_line).at)
+    except FormatError:
+        return True
 
 
 def _back_matter_line(text: str) -> int:
@@ -422,7 +480,8 @@ def decode_command(
     layered search.
 
     Exit status: 0 when a path or NO SOLUTION is printed, 1 bad input (an invalid
-    path included), 2 usage error.
+    path included) or an answer with nothing to decode (a solver's UNKNOWN: its
+    time-out or limit), 2 usage error.
     """
     one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
@@ -437,10 +496,13 @@ def decode_command(
 
     if looks_like_result(text):
         if formula is None:
-            raise FormatError(
+            raise _formula_told(text, name) or FormatError(
                 name, None, "a solver result carries no key: give the CNF it solved with --cnf"
             )
-        result = parse_result(text, name)
+        try:
+            result = parse_result(text, name)
+        except FormatError as refused:
+            raise _formula_told(text, name) or refused from None
         declared = formula.declared_clauses
         check_solved_header(
             result.comments,
@@ -449,9 +511,11 @@ def decode_command(
             name,
             display_name(cnf_file or "-"),
         )
-        if result.status == "UNKNOWN":
+        if result.status == "UNKNOWN":  # (exit 1: nothing decoded, which 0 would not say)
             raise FormatError(
-                name, result.status_line, "the solver gave no answer (UNKNOWN): nothing to decode"
+                name,
+                result.status_line or _unknown_line(text),
+                "the solver gave no answer (UNKNOWN): nothing to decode",
             )
         valuation = None
         if result.status == "SAT":
@@ -471,18 +535,23 @@ def decode_command(
             nvars=nvars,
         )
     else:
-        dp_output = read_dp_answer(text, name)
+        try:
+            dp_output = read_dp_answer(text, name)
+        except FormatError as refused:
+            raise _formula_told(text, name) or refused from None
         print_warnings(dp_output.warnings, quiet)
         first_line = _back_matter_line(text)
         key_source: str | Key | None = dp_output.back_matter
         cnf_key = _cnf_key(read_key, dp_output.valuation is None, maze, quiet)
         if isinstance(read_key, FormatError) and cnf_key is None:
             key_source = None  # (its warning is given: the answer's copy of the key says no more)
-        if cnf_key is not None:
+        if cnf_key is not None and cnf_key.at:
             own = parse_key(dp_output.back_matter, name, first_line)
             if own.at:
                 _check_same_key(own, cnf_key, name, display_name(cnf_file or "-"))
             key_source = cnf_key  # the CNF that was solved names the atoms
+        elif cnf_key is not None and not _names_at(dp_output.back_matter, name, first_line):
+            key_source = cnf_key  # neither file names an At atom: the decoder refuses it
         decoded = decode(
             dp_output.valuation,
             key_source,

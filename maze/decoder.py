@@ -15,13 +15,17 @@ atoms — holding every treasure at time K; with the CNF, the model satisfies
 every clause; with the maze, the path is a valid walk
 (:mod:`maze.validator`) and an "unsatisfiable" answer is confirmed by the
 layered search (:mod:`maze.search`), within a deadline the caller may give (past
-it the answer stands unconfirmed and says so). Any failure is a
+it the answer stands unconfirmed and says so). An answer whose key source names atoms
+but no At atom (a CNF of no maze, or its back matter) is refused, "unsatisfiable" as
+much as a model: only nothing at all (a bare DP output ``0``) is NO SOLUTION without a
+key. Any failure is a
 :class:`~formats.errors.FormatError` naming the input file: an invalid path is
 never printed as an answer.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from time import monotonic
@@ -210,7 +214,9 @@ def decode(
     - ``valuation``: atom -> value, or None for "unsatisfiable".
     - ``key_source``: back matter text (its first line is line ``key_line`` of
       ``file``), a Formula whose ``names`` or ``back_matter`` hold the key, or
-      a ready :class:`Key`.
+      a ready :class:`Key` (the CNF's: one with no At atoms is no maze's key). None
+      when nothing carries a key: "unsatisfiable" is then NO SOLUTION, but a source
+      that names atoms and no At atom is an error, as for a model (`_refuse_no_maze_key`).
     - ``maze``: when known, the path is validated against it and an
       "unsatisfiable" answer is confirmed by the search.
     - ``clauses``: when known, the model must satisfy them (and name no variable above
@@ -229,9 +235,11 @@ def decode(
                 key = _key(key_source, file, key_line)
             except FormatError as exc:
                 return Decoded(None, warnings=[FormatWarning(exc.file, exc.line, exc.message)])
+            _refuse_no_maze_key(key_source, key, file)
             _check_steps(key, answer_steps, file)
             return Decoded(None, key, key.steps if key is not None and key.at else None)
         key = _key(key_source, file, key_line)
+        _refuse_no_maze_key(key_source, key, file)
         _check_steps(key, answer_steps, file)
         check_key_fits(maze, key, file)  # (another maze's walk says nothing of this answer)
         steps = key.steps if key is not None and key.at else maze.steps
@@ -310,10 +318,35 @@ def _required_key(source: str | Formula | Key | None, file: str, first_line: int
     """The key, or a FormatError saying what a key looks like."""
     key = _key(source, file, first_line)
     if key is None or not key.at:
-        raise FormatError(
-            file,
-            None,
-            "no key names the At(N,I) atoms (expected back matter lines like "
-            "`1 At(START,0)` or `1 START 0`, or `c var 1 At(START,0)` comments in the CNF)",
-        )
+        raise _no_key(file)
     return key
+
+
+def _no_key(file: str) -> FormatError:
+    """The error for an answer that no key naming the At(N,I) atoms comes with."""
+    return FormatError(
+        file,
+        None,
+        "no key names the At(N,I) atoms (expected back matter lines like "
+        "`1 At(START,0)` or `1 START 0`, or `c var 1 At(START,0)` comments in the CNF)",
+    )
+
+
+_KEY_LINE = re.compile(r"\s*[0-9]+[ \t]+\S.*")
+"""A back matter line that names an atom, number first (``1 Owner(1,Ana)``, ``1 P``)."""
+
+
+def _refuse_no_maze_key(source: str | Formula | Key | None, key: Key | None, file: str) -> None:
+    """Raise `_no_key`'s error beside "unsatisfiable" when the key source names atoms but
+    no At(N,I) atom: a CNF given for the answer (a Formula or a Key), or back matter with
+    key lines (a zebra puzzle's, a toy DP input's ``1 P``). That formula is no maze's
+    encoding, so its "unsatisfiable" is no maze's NO SOLUTION — as its "satisfiable" has no
+    path (`_required_key`; audit 28-C #1). Nothing at all (a bare DP output ``0``, back
+    matter of free text only) stays the back end's NO SOLUTION."""
+    if source is None or (key is not None and key.at):
+        return
+    if isinstance(source, str):
+        named = key is not None and bool(key.has or key.aux)
+        if not named and not any(_KEY_LINE.fullmatch(line) for line in text_lines(source)):
+            return
+    raise _no_key(file)

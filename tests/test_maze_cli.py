@@ -1548,3 +1548,110 @@ def test_decode_strict_still_reads_a_dp_input_given_as_cnf(tmp_path):
     strict = run("decode", answer, "--cnf", clauses, "--strict")
     assert plain.exit_code == 0 and plain.stdout.startswith("START")
     assert (strict.exit_code, strict.stdout) == (0, plain.stdout)
+
+
+NO_AT_KEY = (
+    "no key names the At(N,I) atoms (expected back matter lines like `1 At(START,0)` or "
+    "`1 START 0`, or `c var 1 At(START,0)` comments in the CNF)"
+)
+
+
+def test_an_unsat_answer_for_a_cnf_that_names_no_at_atom_is_refused_as_a_sat_one(tmp_path):
+    # it printed NO SOLUTION (exit 0), with --maze "confirmed" it, or for a maze CNF whose
+    # `c var` lines were stripped blamed a right answer; the SAT answer was refused
+    # (audit 28-C #1)
+    zebra, bare = tmp_path / "zebra.cnf", tmp_path / "bare2.cnf"
+    zebra.write_text("c var 1 Owner(1,Ana)\nc var 2 Owner(1,Ben)\np cnf 2 3\n1 2 0\n-1 0\n-2 0\n")
+    encoded = run("encode", EXAMPLE, "-k", "2", "--to", "dimacs")  # K=2: no walk
+    bare.write_text("".join(line for line in encoded.stdout.splitlines(keepends=True)
+                            if not line.startswith("c")))  # fmt: skip
+    answers = {
+        "cadical.out": "s UNSATISFIABLE\n",
+        "minisat.res": "UNSAT\n",
+        "sat.out": "s SATISFIABLE\nv 1 -2 0\n",
+    }
+    out = tmp_path / "path.txt"
+    out.write_text("old\n")
+    for cnf in (zebra, bare):
+        for file, text in answers.items():
+            answer = tmp_path / file
+            answer.write_text(text)
+            for extra in ((), ("--maze", EXAMPLE), ("--maze", UNSAT)):
+                result = run("decode", answer, "--cnf", cnf, "-o", out, *extra)
+                assert (result.exit_code, result.stdout) == (1, ""), (cnf, file, extra)
+                assert result.stderr == f"error: {answer}: {NO_AT_KEY}\n", (cnf, file, extra)
+    assert out.read_text() == "old\n"
+
+
+def test_an_unsat_dp_output_whose_key_names_no_at_atom_is_refused(tmp_path, example_files):
+    # the DP route: a zebra CNF's `convert --to assignment` + `satkit dp` gave NO SOLUTION;
+    # a bare `0` (no back matter, no --cnf) stays the assignment's back end's NO SOLUTION
+    zebra, bare = tmp_path / "zebra.out", tmp_path / "bare.out"
+    zebra.write_text("0\n1 Owner(1,Ana)\n2 Owner(1,Ben)\n")
+    bare.write_text("0\n")
+    for answer, extra in ((zebra, ()), (zebra, ("--maze", EXAMPLE)), (bare, ("--cnf", zebra))):
+        result = run("decode", answer, *extra)
+        assert (result.exit_code, result.stdout) == (1, ""), extra
+        assert result.stderr == f"error: {answer}: {NO_AT_KEY}\n", extra
+    plain = run("decode", bare)
+    assert (plain.exit_code, plain.stdout, plain.stderr) == (0, "NO SOLUTION\n", "")
+    # a --cnf naming nothing beside a DP output whose own key names the atoms: decoded by it
+    stripped, k2_in, k2_out = tmp_path / "bare2.cnf", tmp_path / "k2.dp", tmp_path / "k2.out"
+    stripped.write_text("p cnf 1 1\n1 0\n")
+    assert run("encode", EXAMPLE, "-k", "2", "-o", k2_in).exit_code == 0
+    assert CliRunner().invoke(main, ["dp", str(k2_in), "-o", str(k2_out)]).exit_code == 0
+    own = run("decode", k2_out, "--cnf", stripped)
+    assert (own.exit_code, own.stdout) == (0, "NO SOLUTION\n"), own.stderr
+
+
+def test_decode_help_says_that_an_unknown_answer_exits_1_and_cites_c_unknown_s_line(tmp_path):
+    # exit 1 for UNKNOWN is kept (0 means decoded), but --help listed only "1 bad input";
+    # CaDiCaL's `c UNKNOWN` (no `s` line) gave its error without the line (audit 28-C #3)
+    decode = " ".join(run("decode", "--help").output.split())
+    assert (
+        "1 bad input (an invalid path included) or an answer with nothing to decode (a "
+        "solver's UNKNOWN: its time-out or limit), 2 usage error" in decode
+    )
+    cnf, answer = tmp_path / "ex.cnf", tmp_path / "cadical.out"
+    assert run("encode", EXAMPLE, "--to", "dimacs", "-o", cnf).exit_code == 0
+    answer.write_text("c CaDiCaL\nc\nc UNKNOWN\nc total real time\n")
+    result = run("decode", answer, "--cnf", cnf)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {answer}:3: the solver gave no answer (UNKNOWN): nothing to decode\n"
+    )
+
+
+def test_decode_says_that_in_is_a_cnf_or_a_dp_input_not_an_answer(tmp_path, example_files):
+    # `maze decode x.cnf` said "a solver result carries no key: give the CNF … with --cnf",
+    # and `maze decode ex.dp` "expected 'ATOM T' or 'ATOM F', found '-1 -2'", where their
+    # converses (--cnf ANSWER, --cnf DP-OUTPUT) are told (audit 28-C, smaller observations)
+    cnf, dp_in = example_files["cnf"], example_files["dp_in"]
+    header = 1 + next(n for n, line in enumerate(cnf.read_text().splitlines())
+                      if line.startswith("p cnf"))  # fmt: skip
+    headerless = tmp_path / "headerless"
+    headerless.write_text("1 -2 0\n2 0\n")
+    told_cnf = (
+        "this is a CNF, not a solver's answer: satkit maze decode ANSWER --cnf CNF decodes a "
+        "solver's answer to it"
+    )
+    told_dp = (
+        "this is a DP input, not a DP output: decode what `satkit dp` writes for it (or give "
+        "it as --cnf beside a solver's answer)"
+    )
+    for args, told in (
+        ((cnf,), f"{cnf}:{header}: {told_cnf}"),
+        ((cnf, "--cnf", dp_in), f"{cnf}:{header}: {told_cnf}"),
+        ((headerless,), f"{headerless}:1: {told_cnf}"),
+        ((dp_in,), f"{dp_in}:1: {told_dp}"),
+        ((dp_in, "--cnf", cnf), f"{dp_in}:1: {told_dp}"),
+    ):
+        result = run("decode", *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"error: {told}\n")
+    # what is no formula keeps its own error
+    assert "give the CNF it solved with --cnf" in run("decode", example_files["competition"]).stderr
+    cut, model = tmp_path / "cut.out", tmp_path / "model.res"
+    cut.write_text("1 T\n2 F\n")
+    assert "no line '0'" in run("decode", cut).stderr
+    model.write_text("1 -2 3 0\n")  # (a MiniSat result without its SAT line, or one clause)
+    assert "expected 'ATOM T' or 'ATOM F'" in run("decode", model, "--cnf", cnf).stderr

@@ -14,7 +14,7 @@ from maze.decoder import (
     parse_path_text,
     path_from_valuation,
 )
-from maze.key import parse_key
+from maze.key import Key, parse_key
 from maze.parser import parse_maze
 
 SMALL = parse_maze(
@@ -218,3 +218,19 @@ def test_a_walk_encoded_for_more_moves_answers_the_maze_only_within_its_k():
     assert info.value.message.endswith(
         "allows K=3 (the answer was encoded with K=5: -k 5 checks it against the maze with that K)"
     )
+
+
+def test_no_solution_beside_a_key_source_naming_no_at_atom_is_refused_as_a_model_is():
+    # a zebra CNF's UNSAT decoded to NO SOLUTION, and with a maze was "confirmed" for it,
+    # while its SAT answer was refused (audit 28-C #1)
+    for source in (None, "", "free text only\n"):  # nothing names an atom: a bare `0`
+        assert decode(None, source, "v").text() == "NO SOLUTION"
+    assert decode(None, None, "v", maze=SMALL.with_steps(2)).text() == "NO SOLUTION"
+    no_maze_key = ("1 Owner(1,Ana)\n2 Owner(1,Ben)\n", "1 P\n", "1 Has(GOLD,3)\n", Key(), Formula())
+    for source in no_maze_key:
+        for maze in (None, SMALL):
+            with pytest.raises(FormatError, match="no key names the At") as caught:
+                decode(None, source, "v", maze=maze)
+            assert (caught.value.file, caught.value.line) == ("v", None)
+            with pytest.raises(FormatError, match="no key names the At"):
+                decode(GOOD, source, "v", maze=maze)  # (as the model is)
