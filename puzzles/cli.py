@@ -8,6 +8,7 @@ Edge code: the only module of the package that prints. Exit codes follow the
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 from collections.abc import Callable, Iterator
@@ -198,21 +199,26 @@ def _run(
         inputs = (*inputs, answer_path)
         if cnf_path is not None:
             check_output(cnf_path, inputs=inputs)  # (before the answer is read)
+    write_cnf = functools.partial(_write_cnf, puzzle, cnf_path, names, inputs, quiet or as_json)
     try:
         with _unknown_when_interrupted(as_json, {"title": puzzle.title}):
-            if cnf_path is not None:
-                write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
-                if not quiet and not as_json:
-                    click.echo(f"CNF written to {cnf_path}", err=True)
             factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
             if answer_path is None:
+                write_cnf()
                 result = solve_puzzle(puzzle, factory, check_unique=unique)
             else:
                 name = display_name(answer_path)
-                valuation, line = read_answer(answer_path, puzzle, quiet)
+                try:
+                    valuation, line = read_answer(answer_path, puzzle, quiet)
+                except _NoAnswer:
+                    write_cnf()  # (a time-out is no bad input: the run writes what it was asked)
+                    raise
                 result = answer_puzzle(
                     puzzle, valuation, name, factory, check_unique=unique, line=line
                 )
+                # once the answer is accepted: a run refused for a bad answer (exit 1) leaves
+                # OUT as it was, as every satkit output is left (audit 28-C)
+                write_cnf()
     except _NoAnswer as unknown:  # a solver's time-out: unknown, as `solve` says it
         if as_json:
             what = {"title": puzzle.title, "status": "UNKNOWN", "answer": unknown.name}
@@ -234,6 +240,16 @@ def _run(
     else:
         click.echo(_text_report(puzzle, result, solver))
     leave(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
+
+
+def _write_cnf(
+    puzzle: Puzzle, cnf_path: str | None, names: bool, inputs: tuple[str, ...], quiet: bool
+) -> None:
+    """Write ``--cnf``'s file (when asked), and say so on stderr unless ``quiet``."""
+    if cnf_path is not None:
+        write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
+        if not quiet:
+            click.echo(f"CNF written to {cnf_path}", err=True)
 
 
 class _NoAnswer(Exception):

@@ -535,3 +535,36 @@ def test_the_number_too_long_for_int_is_found_where_it_is(tmp_path, name, text, 
     assert (result.exit_code, result.stderr) == (1, (
         f"error: {path}:{line}: invalid {kind}: a number of {digits} digits "
         "(at most 4,300 are read)\n"))
+
+
+@needs_cdcl
+@pytest.mark.parametrize("command", ["einstein", "solve"])
+def test_a_refused_answer_leaves_the_cnf_file_as_it_was(tmp_path: Path, command: str) -> None:
+    # `--cnf OUT --answer BAD` wrote OUT, then refused the answer (exit 1): README says a run
+    # refused for bad input leaves its files as they were (audit 28-C, smaller observations)
+    from pysat.solvers import Minisat22
+
+    from formats.results import SolverResult, competition_text
+
+    args = [command] if command == "einstein" else [command, str(DATA / "einstein.toml")]
+    clauses = encode(einstein_puzzle()).formula.clauses
+    with Minisat22(bootstrap_with=clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    cnf = tmp_path / "out.cnf"
+    answers = {
+        "bad.out": ("s SATISFIABLE\nv 1 0\n", 1),  # (breaks a clause)
+        "dp-input.dp": ("-1 -2\n0\n", 1),
+        "unknown.out": ("s UNKNOWN\n", 0),  # (no bad input: the CNF is written)
+        "good.out": (competition_text(SolverResult("SAT", model)), 10),
+    }
+    for file, (text, code) in answers.items():
+        cnf.write_text("old\n")
+        answer = tmp_path / file
+        answer.write_text(text)
+        result = run(*args, "--cnf", str(cnf), "--answer", str(answer))
+        assert result.exit_code == code, (file, result.output)
+        if code == 1:
+            assert cnf.read_text() == "old\n" and "CNF written" not in result.stderr, file
+        else:
+            assert parse_dimacs(cnf.read_text()).clauses == clauses, file
