@@ -9,7 +9,7 @@ SAT-competition output (minisat's competition mode, cadical, kissat, picosat,
                              the last one ending in 0
 
 No ``s`` line at all is read as UNKNOWN: cadical prints only ``c UNKNOWN``
-when a limit stops it.
+when a limit stops it (that line is then the status line).
 
 MiniSat's result file (``minisat in.cnf out.txt``)::
 
@@ -93,6 +93,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
     """Read SAT-competition output (see the module docstring)."""
     status: str | None = None
     status_line = 0
+    said_unknown = 0
     comments: list[str] = []
     model: list[int] | None = None
     closed = False
@@ -107,6 +108,8 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
         kind, rest = (line[:1], line[2:]) if line[1:2] in ("", " ", "\t") else ("", line)
         if kind == "c":
             comments.append(rest)
+            if not said_unknown and rest.strip() == "UNKNOWN":
+                said_unknown = number  # (cadical's status when no `s` line comes: its line)
         elif kind == "s":
             if status is not None:
                 message = f"a second 's' line (the first is line {status_line})"
@@ -140,7 +143,7 @@ def parse_competition(text: str, name: str = "<string>") -> SolverResult:
         if not closed:
             raise FormatError(name, last_v, "value lines do not end with 0")
         _check_model(model, name, starts, v_lines)
-    return SolverResult(status or "UNKNOWN", model, comments, status_line or None)
+    return SolverResult(status or "UNKNOWN", model, comments, status_line or said_unknown or None)
 
 
 def _writable_model(result: SolverResult) -> None:

@@ -366,16 +366,6 @@ def _atom_text(key: Key, atom: int) -> str:
     return at_name(*key.at[atom]) if atom in key.at else has_name(*key.has[atom])
 
 
-def _unknown_line(text: str) -> int | None:
-    """The line of a solver's output that says UNKNOWN without an ``s`` line: CaDiCaL's
-    ``c UNKNOWN`` when a limit stops it (None when no line says it)."""
-    for number, line in enumerate(text_lines(text), start=1):
-        words = line.split()
-        if words == ["c", "UNKNOWN"]:
-            return number
-    return None
-
-
 _CNF_NOT_ANSWER = (
     "this is a CNF, not a solver's answer: satkit maze decode ANSWER --cnf CNF decodes a "
     "solver's answer to it"
@@ -514,7 +504,7 @@ def decode_command(
         if result.status == "UNKNOWN":  # (exit 1: nothing decoded, which 0 would not say)
             raise FormatError(
                 name,
-                result.status_line or _unknown_line(text),
+                result.status_line,
                 "the solver gave no answer (UNKNOWN): nothing to decode",
             )
         valuation = None

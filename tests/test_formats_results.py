@@ -41,6 +41,10 @@ def test_competition_unsat_unknown_and_no_status_line():
     result = parse_competition("c UNKNOWN\nc limit reached\n")
     assert (result.status, result.model) == ("UNKNOWN", None)
     assert parse_competition("").status == "UNKNOWN"
+    # its line is the status line (an error or note names it: audit 28-C #3)
+    assert parse_competition("c hi\n\nc UNKNOWN\n").status_line == 3
+    assert parse_competition("c UNKNOWN\ns UNSATISFIABLE\n").status_line == 2
+    assert parse_competition("c hi\n").status_line is None
 
 
 def test_competition_bom_crlf_blank_lines_and_partial_models():
