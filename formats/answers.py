@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from formats.assignment import DPOutput, is_separator_line, parse_dp_output
+from formats.detect import parse_detected
 from formats.dimacs import literal_for_message, literal_magnitude
 from formats.errors import FormatError
 from formats.results import not_an_answer
@@ -34,6 +35,36 @@ def looks_like_result(text: str) -> bool:
             continue
         return stripped[0] in "csv" or stripped in ("SAT", "UNSAT", "INDET")
     return False
+
+
+def formula_given_as_answer(
+    text: str, name: str, cnf_hint: str, dp_hint: str
+) -> FormatError | None:
+    """The error to give when an answer no reader takes is in fact a formula: a DIMACS CNF
+    (``this is a CNF, not a solver's answer: CNF_HINT``) or the assignment's DP input
+    (``this is a DP input, not a DP output: DP_HINT``); None when it is neither. Read as
+    `formats.detect` reads a CNF, and only with a ``p cnf`` header or clauses on several
+    lines: one line of literals is as much a MiniSat model that lost its SAT line."""
+    try:
+        formula, kind = parse_detected(text.encode("utf-8", "surrogateescape"), name)
+    except FormatError:
+        return None
+    if formula.header_line is None and len(formula.clauses) < 2:
+        return None
+    if kind == "dimacs":
+        line = formula.header_line or _first_data_line(text)
+        return FormatError(name, line, f"this is a CNF, not a solver's answer: {cnf_hint}")
+    message = f"this is a DP input, not a DP output: {dp_hint}"
+    return FormatError(name, _first_data_line(text), message)
+
+
+def _first_data_line(text: str) -> int | None:
+    """The number of the first line that is neither blank nor a ``c`` comment."""
+    for number, line in enumerate(text_lines(text), start=1):
+        words = line.split()
+        if words and not words[0].startswith("c"):
+            return number
+    return None
 
 
 def read_answer_text(path: str | os.PathLike[str], name: str) -> str:

@@ -24,6 +24,7 @@ import click
 
 from formats.answers import (
     check_solved_header,
+    formula_given_as_answer,
     looks_like_result,
     read_answer_text,
     read_dp_answer,
@@ -43,7 +44,7 @@ from formats.cli import (
     report_errors,
 )
 from formats.console import EXIT_INTERRUPTED, STDOUT_CLOSED, interrupted_unanswered
-from formats.detect import named_dimacs, parse_detected, read_formula
+from formats.detect import named_dimacs, read_formula
 from formats.errors import FormatError, FormatWarning
 from formats.formula import Formula
 from formats.memory import available_memory, shortage
@@ -366,41 +367,15 @@ def _atom_text(key: Key, atom: int) -> str:
     return at_name(*key.at[atom]) if atom in key.at else has_name(*key.has[atom])
 
 
-_CNF_NOT_ANSWER = (
-    "this is a CNF, not a solver's answer: satkit maze decode ANSWER --cnf CNF decodes a "
-    "solver's answer to it"
-)
-_DP_INPUT_NOT_OUTPUT = (
-    "this is a DP input, not a DP output: decode what `satkit dp` writes for it (or give it "
-    "as --cnf beside a solver's answer)"
-)
-
-
 def _formula_told(text: str, name: str) -> FormatError | None:
-    """The error saying that IN, which no answer reader takes, is what ``--cnf`` takes
-    instead: a DIMACS CNF or the assignment's DP input (read as `formats.detect` reads a
-    CNF, with a ``p cnf`` header or clauses on several lines); None when it is neither.
-
-    The converse mistakes are told by the CNF readers: a solver's answer or a DP output
-    given as ``--cnf``."""
-    try:
-        formula, kind = parse_detected(text.encode("utf-8", "surrogateescape"), name)
-    except FormatError:
-        return None
-    if formula.header_line is None and len(formula.clauses) < 2:
-        return None  # (one line of literals is as much a model that lost its SAT line)
-    if kind == "dimacs":
-        return FormatError(name, formula.header_line or _first_data_line(text), _CNF_NOT_ANSWER)
-    return FormatError(name, _first_data_line(text), _DP_INPUT_NOT_OUTPUT)
-
-
-def _first_data_line(text: str) -> int | None:
-    """The number of the first line that is neither blank nor a ``c`` comment."""
-    for number, line in enumerate(text_lines(text), start=1):
-        words = line.split()
-        if words and not words[0].startswith("c"):
-            return number
-    return None
+    """`formula_given_as_answer` with what to do instead, for ``maze decode``."""
+    return formula_given_as_answer(
+        text,
+        name,
+        cnf_hint="satkit maze decode ANSWER --cnf CNF decodes a solver's answer to it",
+        dp_hint="decode what `satkit dp` writes for it (or give it as --cnf beside a "
+        "solver's answer)",
+    )
 
 
 def _names_at(back_matter: str, name: str, first_line: int) -> bool:

@@ -19,6 +19,7 @@ import click
 from dpll.solver import CDCL_HEURISTICS, CLASSIC_HEURISTICS
 from formats.answers import (
     check_solved_header,
+    formula_given_as_answer,
     looks_like_result,
     read_answer_text,
     read_dp_answer,
@@ -271,11 +272,20 @@ def read_answer(
     answer whose solver read another header is a FormatError."""
     name = display_name(path)
     text = read_answer_text(path, name)
-    if not looks_like_result(text):
-        dp_output = read_dp_answer(text, name)
-        print_warnings(dp_output.warnings, quiet)
-        return dp_output.valuation, None
-    result = parse_result(text, name)
+    try:
+        if not looks_like_result(text):
+            dp_output = read_dp_answer(text, name)
+            print_warnings(dp_output.warnings, quiet)
+            return dp_output.valuation, None
+        result = parse_result(text, name)
+    except FormatError as refused:  # the puzzle's CNF, or its DP input, given as the answer?
+        told = formula_given_as_answer(
+            text,
+            name,
+            cnf_hint="give what a solver prints for it",
+            dp_hint="give what `satkit dp` writes for it",
+        )
+        raise told or refused from None
     formula = encode(puzzle, names=False).formula
     check_solved_header(
         result.comments, formula.nvars, len(formula.clauses), name, "the puzzle's CNF"

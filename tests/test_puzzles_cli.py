@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import puzzles.cli as cli
-from formats.dimacs import parse_dimacs
+from formats.dimacs import parse_dimacs, write_dimacs
 from puzzles.einstein import einstein_puzzle
 from puzzles.zebra import encode
 
@@ -568,3 +568,27 @@ def test_a_refused_answer_leaves_the_cnf_file_as_it_was(tmp_path: Path, command:
             assert cnf.read_text() == "old\n" and "CNF written" not in result.stderr, file
         else:
             assert parse_dimacs(cnf.read_text()).clauses == clauses, file
+
+
+def test_the_puzzles_cnf_or_dp_input_given_as_the_answer_is_told_so(tmp_path: Path) -> None:
+    # `--answer` given the CNF (or its DP input) instead of a solver's answer said "expected
+    # 'ATOM T' or 'ATOM F', found '-1 -2'" (audit 28-C, smaller observations)
+    formula = encode(einstein_puzzle()).formula
+    cnf = tmp_path / "einstein.cnf"
+    write_dimacs(formula, str(cnf))
+    dp = tmp_path / "einstein.dp"
+    dp.write_text("".join(" ".join(map(str, c)) + "\n" for c in formula.clauses) + "0\n")
+    header = cnf.read_text().splitlines().index(f"p cnf {formula.nvars} {len(formula.clauses)}")
+    told = {
+        cnf: f"error: {cnf}:{header + 1}: this is a CNF, not a solver's answer: give what a solver "
+        "prints for it\n",
+        dp: f"error: {dp}:1: this is a DP input, not a DP output: give what `satkit dp` "
+        "writes for it\n",
+    }
+    for answer, message in told.items():
+        result = run("einstein", "--answer", str(answer))
+        assert (result.exit_code, result.stderr) == (1, message)
+    lone = tmp_path / "lone.out"  # one line of literals: a model that lost its SAT line
+    lone.write_text("1 -2 3 0\n")
+    result = run("einstein", "--answer", str(lone))
+    assert result.exit_code == 1 and "not a solver's answer" not in result.stderr
