@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
+import numbers
 import os
 import signal
 import threading
@@ -254,6 +255,9 @@ class Solver:
             unknown = sorted(set(engine_options) - _engine_options(mode))
             if unknown:
                 raise TypeError(f"Solver() got an unexpected keyword argument {unknown[0]!r}")
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        seed = int(seed)
         if seed < 0:  # random.Random(-S) is random.Random(S): -S would repeat S's run
             raise ValueError(f"seed must be 0 or more, not {seed}")
         self.mode = mode
@@ -332,7 +336,8 @@ class Solver:
 
     def delete(self) -> None:
         """Free the engine. The last status, model, core and statistics stay readable;
-        adding clauses or solving afterwards raises RuntimeError."""
+        adding clauses or solving afterwards raises RuntimeError, and an `enum_models`
+        running meanwhile yields no more models."""
         if self._engine is not None:
             self._final_stats = self.accum_stats()
             self._engine = None
@@ -558,9 +563,11 @@ class Solver:
         >>> Solver(bootstrap_with=[[-1, 2], [-2, 3]]).solve(assumptions=[1, -3])
         False
         """
-        self._conf_limit = self._prop_limit = self._time_budget = None
         self._live()  # (a deleted solver says so before its assumptions are looked at)
         assume = self._assumptions(assumptions)
+        # (after the arguments: a call refused for them never reached the solver, and keeps
+        # the budgets, as PySAT's: audit 28-B #2)
+        self._conf_limit = self._prop_limit = self._time_budget = None
         result = self._run(assume, Limits(interrupt=[False]))  # (the flag: Ctrl-C's)
         assert result is not None  # no limit was given
         return result
@@ -715,8 +722,10 @@ class Solver:
 
     def get_core(self) -> list[int] | None:
         """After UNSAT: a subset of the assumptions that is unsatisfiable with the
-        formula; None otherwise, and None when the formula alone is unsatisfiable (an
-        empty core), as PySAT's solvers answer."""
+        formula; None otherwise, and None when the formula is refuted without any
+        assumption (it holds the empty clause, or propagation at the top level refutes
+        it), as PySAT's solvers answer. A formula unsatisfiable on its own may still get a
+        non-empty core, the assumptions the search used, as with PySAT."""
         return list(self._core) if self._core else None
 
     def get_proof(self) -> list[str] | None:
@@ -786,6 +795,8 @@ class Solver:
         [1, 2, 3]
         """
         assume = self._assumptions(assumptions)
+        # every budget off, as PySAT's enumeration (its `solve` in a loop) leaves them
+        self._conf_limit = self._prop_limit = self._time_budget = None
         nvars = self.nof_vars()
         copy = self._new_engine(nvars, self._live().equivalent_clauses(), None)
         given = getattr(self._live(), "given_phases", None)
@@ -804,6 +815,8 @@ class Solver:
                 self._status, self._model, self._core = True, list(model), None
                 blocking = [-lit for lit in model]  # (before the caller may change `model`)
                 yield model
+                if self._engine is None:  # deleted meanwhile: the enumeration ends with it
+                    return
                 copy.add_clause(blocking)
                 if not model:
                     break  # the empty formula has exactly one (empty) model

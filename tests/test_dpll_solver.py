@@ -931,3 +931,70 @@ def test_budgets_take_ints_only_as_pysats_do(bad: object) -> None:
     with Solver(bootstrap_with=[[1, 2], [-1, 2]]) as s:
         s.conf_budget(True)  # an int to Python and to PySAT: one conflict
         assert s.solve_limited() is True
+
+
+def _php(pigeons: int) -> list[list[int]]:
+    """Pigeons into one hole fewer: unsatisfiable, and not refuted by propagation alone."""
+    holes = pigeons - 1
+
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(pigeons), 2):
+            clauses.append([-var(p, h), -var(q, h)])
+    return clauses
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda f: PySATSolver(name="m22", bootstrap_with=f), lambda f: Solver(bootstrap_with=f)],
+)
+def test_budgets_end_with_an_enumeration_and_outlive_a_refused_solve(make) -> None:
+    # enum_models kept a budget that PySAT's (its `solve` in a loop) switches off, and a
+    # solve() refused for its assumptions switched it off where PySAT's keeps it (audit 28-B #2)
+    with make(_php(6)) as s:
+        s.conf_budget(2)
+        assert list(s.enum_models()) == []
+        assert s.solve_limited() is False
+    with make(_php(6)) as s:
+        s.conf_budget(2)
+        with pytest.raises((ValueError, TypeError)):
+            s.solve(assumptions=[1.5])
+        assert s.solve_limited() is None
+
+
+def test_delete_ends_a_running_enumeration() -> None:
+    # the enumeration went on solving its private copy after delete(): 7 models where
+    # PySAT's gives 2 (audit 28-B #3)
+    s = Solver(bootstrap_with=[[1, 2, 3]])
+    models = []
+    for model in s.enum_models():
+        models.append(model)
+        if len(models) == 2:
+            s.delete()
+    assert len(models) == 2
+    with pytest.raises(RuntimeError):
+        list(s.enum_models())
+
+
+@pytest.mark.parametrize("seed", [None, 1.5, True, "3"])
+def test_a_seed_that_is_no_int_is_refused_by_name(seed) -> None:
+    with pytest.raises(TypeError, match=r"^seed must be an int, not "):
+        Solver(seed=seed)
+
+
+def test_a_formula_unsat_on_its_own_may_still_get_a_core_as_with_pysat() -> None:
+    # the docs said the core is None whenever the formula alone is unsatisfiable; both
+    # solvers give the assumptions their search used unless the top level refutes it
+    formula = [[-1, -3, -2], [3, -1, -2], [1, 3, -2], [2, 3, -1], [1, -3, -2], [1, 2, 3],
+               [1, -3, 2], [-2, 3, -1], [2, -1, -3]]  # fmt: skip
+    with Minisat22(bootstrap_with=formula) as alone:
+        assert alone.solve() is False
+    with Minisat22(bootstrap_with=formula) as reference, Solver(bootstrap_with=formula) as s:
+        assert s.solve(assumptions=[2, -1]) is False
+        assert reference.solve(assumptions=[2, -1]) is False
+        assert s.get_core() == reference.get_core() == [2]
+    with Solver(bootstrap_with=[[1, 2], [1, -2], [-1, 2], [-1, -2]]) as s:
+        assert s.solve(assumptions=[1]) is False and s.get_core() is None
