@@ -223,6 +223,10 @@ ANSWER_NOT_INPUT = (
 """What a reader says when a solver's answer (`is_answer_line`) is given as its input."""
 
 
+WARNINGS_OF_A_KIND = 10
+"""How many warnings of one kind a parse lists (a million Latin-1 comment lines gave a
+million lines on stderr and 128 MB kept: audit 28-A #1); the rest are counted."""
+
 UNTERMINATED = "last clause has no terminating 0"
 """The warning for input that ends inside a clause (an error with ``strict``)."""
 
@@ -248,12 +252,23 @@ class _Reader:
         self.first_clause_line = 0
         self.back_matter: list[str] = []
         self.over_header: re.Pattern[bytes] | None = None
+        self.warned: dict[str, list] = {}  # kind -> [how many, the first one's line]
 
     # -- messages -------------------------------------------------------------------------
     def error(self, line: int | None, message: str) -> FormatError:
         return FormatError(self.name, line, message)
 
-    def warn(self, line: int | None, message: str) -> None:
+    def warn(self, line: int | None, message: str, kind: str | None = None) -> None:
+        """Keep a warning; past `WARNINGS_OF_A_KIND` of one ``kind`` (the message, unless
+        given), only count it: `finish` says how many more there were."""
+        key = message if kind is None else kind
+        seen = self.warned.get(key)
+        if seen is None:
+            self.warned[key] = [1, line]
+        else:
+            seen[0] += 1
+            if seen[0] > WARNINGS_OF_A_KIND:
+                return
         self.formula.warnings.append(FormatWarning(self.name, line, message))
 
     def complain(self, line: int | None, message: str) -> None:
@@ -507,7 +522,7 @@ class _Reader:
             except UnicodeDecodeError:
                 if self.strict:
                     raise self.error(line, "comment is not UTF-8 text") from None
-                self.warn(line, "comment is not UTF-8 text; undecodable bytes replaced")
+                self.warn(line, "comment is not UTF-8 text; undecodable bytes replaced", "utf8")
                 body = stripped[1:].decode("utf-8", "replace")
             self.comment(body.rstrip("\r"), line)
         elif first == b"p":
@@ -539,7 +554,9 @@ class _Reader:
         except UnicodeDecodeError:
             if self.strict:
                 raise self.error(line, "comment is not UTF-8 text") from None
-            self.warn(line, "comment is not UTF-8 text (a comment after literals: dropped)")
+            self.warn(
+                line, "comment is not UTF-8 text (a comment after literals: dropped)", "utf8"
+            )
 
     def comment(self, body: str, line: int) -> None:
         text = body[1:] if body.startswith((" ", "\t")) else body
@@ -554,7 +571,8 @@ class _Reader:
                 var, name = int(match.group(1)), match.group(2)
                 before = self.formula.names.get(var)
                 if before is not None and before != name:
-                    self.warn(line, f"variable {var} is named again: {name!r} replaces {before!r}")
+                    message = f"variable {var} is named again: {name!r} replaces {before!r}"
+                    self.warn(line, message, "named again")
                 self.formula.names[var] = name
                 self.formula.name_lines[var] = line
                 return
@@ -624,6 +642,10 @@ class _Reader:
                 f"header declares {count(self.declared_clauses, 'clause')} "
                 f"but the file has {len(formula.clauses)}",
             )
+        for many, first in self.warned.values():
+            if many > WARNINGS_OF_A_KIND:
+                more = f"{many - WARNINGS_OF_A_KIND:,} more warnings like line {first}'s"
+                formula.warnings.append(FormatWarning(self.name, None, f"{more}, not listed"))
         formula.nvars = max(declared, self.max_var)
         formula.declared_clauses = self.declared_clauses
         formula.header_line = self.header_line or None

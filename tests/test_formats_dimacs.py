@@ -224,6 +224,26 @@ def test_a_comment_after_literals_must_be_utf8_like_any_comment(strict):
     ]
 
 
+def test_many_warnings_of_a_kind_are_listed_ten_then_counted():
+    # a million Latin-1 comment lines gave a million warnings and 128 MB kept (audit 28-A #1)
+    lines = [b"p cnf 3 1"] + [b"c caf\xe9 %d" % i for i in range(25)] + [b"1 2 0 c \xe9"]
+    lines += [b"c var 1 n%d" % i for i in range(13)]
+    formula = parse_dimacs(b"\n".join(lines) + b"\n", "x.cnf")
+    shown = [str(w) for w in formula.warnings]
+    utf8 = "comment is not UTF-8 text; undecodable bytes replaced"
+    assert shown[:10] == [f"x.cnf:{n}: {utf8}" for n in range(2, 12)]
+    renamed = [f"x.cnf:{29 + i}: variable 1 is named again: 'n{i + 1}' replaces 'n{i}'"
+               for i in range(10)]  # fmt: skip
+    assert shown[10:20] == renamed
+    assert shown[20:] == [
+        "x.cnf: 16 more warnings like line 2's, not listed",  # (15 comments and the inline one)
+        "x.cnf: 2 more warnings like line 29's, not listed",
+    ]
+    assert formula.clauses == [[1, 2]] and formula.names == {1: "n12"}
+    few = parse_dimacs(b"\n".join(lines[:11]) + b"\n1 2 0\n", "x.cnf")
+    assert len(few.warnings) == 10 and "not listed" not in str(few.warnings[-1])
+
+
 def test_header_with_runs_of_blanks_and_tabs():
     formula = parse_dimacs("p \t cnf\t\t4   2 \t\n1 0 4 0\n")
     assert (formula.nvars, formula.declared_clauses, formula.clauses) == (4, 2, [[1], [4]])
