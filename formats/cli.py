@@ -270,7 +270,7 @@ SEED = click.IntRange(min=0)
 
 STRICT_HELP = (
     "Irregular DIMACS is an error, not a warning: a missing or mismatched header, a "
-    "missing final 0, literals above the declared count."
+    "missing final 0, literals above the declared count, a comment that is not UTF-8."
 )
 """The help of every ``--strict`` that reads DIMACS (README: "DIMACS in, DIMACS out")."""
 
