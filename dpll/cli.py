@@ -402,7 +402,7 @@ def _load(
             _append(solver, formula, input_path)
             del formula  # the engine holds what it needs: a big formula is not kept twice
     except KeyboardInterrupt:
-        return "interrupted"
+        return "stopped: interrupted while reading"
     except _DeadlineReached:
         return "stopped: limit reached (--timeout) while reading"
     return None

@@ -453,7 +453,8 @@ def test_quiet_interrupt_while_reading_prints_only_the_s_line(
     monkeypatch.setattr(dpll.cli, "read_dimacs_or_dp", interrupted)
     path = str(write(tmp_path, "sat.cnf", SATISFIABLE))
     assert run([path, "-q"]).stdout == "s UNKNOWN\n"
-    assert run([path]).stdout == "c interrupted\ns UNKNOWN\n"
+    # "c stopped: …" as every other stop says it (audit 28-A, an observation)
+    assert run([path]).stdout == "c stopped: interrupted while reading\ns UNKNOWN\n"
 
 
 def test_no_conflicts_allowed_still_answers_what_propagation_decides(tmp_path: Path) -> None:
