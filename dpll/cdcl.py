@@ -1021,9 +1021,11 @@ class CDCLEngine:
         reason = self.reason
         proof = self.proof
         if proof is not None:
-            # top-level facts as unit lemmas, so that deleting their reasons is safe
+            # top-level facts as unit lemmas, so that deleting their reasons is safe (one
+            # with no reason is a unit clause already: the formula's, or logged by `_learn`)
             for lit in self.trail[self.proof_units :]:
-                proof.add(_to_dimacs([lit]))
+                if reason[lit >> 1] is not None:
+                    proof.add(_to_dimacs([lit]))
             self.proof_units = len(self.trail)
 
         def live(c: list[int]) -> bool:

@@ -240,3 +240,18 @@ def test_an_empty_input_clause_gives_a_proof_of_the_empty_clause(mode, heuristic
         assert s.solve() is False
         assert s.get_proof() == ["0"]
         assert s.get_core() is None
+
+
+def test_a_learnt_unit_is_logged_once() -> None:
+    # `_learn` logged it, and the next simplification logged it again as a top-level fact
+    # (valid, but wasted bytes; audit 28-B observation)
+    with Solver(bootstrap_with=[[1, 2], [-1, 2]], with_proof=True) as s:
+        assert s.solve(assumptions=[-2]) is False
+        assert s.get_proof() == ["2 0"]
+    repeated = 0
+    for path in satlib_files("uuf50", 10):
+        with Solver(bootstrap_with=read_dimacs(path), with_proof=True) as s:
+            assert s.solve() is False
+            units = [line for line in s.get_proof() if len(line.split()) == 2]
+            repeated += len(units) - len(set(units))
+    assert repeated == 0
