@@ -846,10 +846,12 @@ def _atomic_output(
         stream = sys.stdout.buffer if binary else _stdout_text()
         yield stream
         stream.flush()
+        WRITTEN.append("<stdout>")  # (whole: a stop from here on must not say "nothing")
         return
     if _checked_target(target, inputs):
         with open(target, "wb") as special, _output_stream(special, target, binary, newline) as out:
             yield out
+        WRITTEN.append(target)
         return
     given = target  # (compression goes by this name: the one the user and the next tool see)
     if os.path.islink(target) and not os.path.exists(target):

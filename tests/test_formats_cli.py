@@ -757,6 +757,28 @@ def test_a_stop_after_the_output_is_in_place_says_it_was_written(tmp_path, monke
     assert before.exit_code == 130 and before.stderr == "interrupted: nothing written\n"
 
 
+def test_a_stop_after_stdout_got_the_whole_output_says_so(tmp_path, monkeypatch):
+    # `-o -` (and a device) held the whole output, and the message said "nothing written"
+    # (review 28 #1)
+    import formats.cli
+    from satkit import main
+
+    real = formats.cli.write_dimacs
+
+    def then_stopped(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    source = tmp_path / "in.cnf"
+    source.write_text("p cnf 2 1\n1 -2 0\n")
+    monkeypatch.setattr(formats.cli, "write_dimacs", then_stopped)
+    result = CliRunner().invoke(main, ["convert", str(source), "-o", "-", "--to", "dimacs"])
+    assert result.exit_code == 130 and result.stdout == "p cnf 2 1\n1 -2 0\n"
+    assert result.stderr == "interrupted after <stdout> was written whole\n"
+    device = CliRunner().invoke(main, ["convert", str(source), "-o", "/dev/null", "--to", "dimacs"])
+    assert device.stderr == "interrupted after /dev/null was written whole\n"
+
+
 def test_a_status_line_fits_the_terminal_and_its_kind(monkeypatch):
     # ESC [K showed as ^[[K on a dumb terminal, and a line wider than the terminal wrapped,
     # leaving a stale row at each update (audit 17-B #10)
