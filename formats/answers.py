@@ -43,13 +43,20 @@ def formula_given_as_answer(
     """The error to give when an answer no reader takes is in fact a formula: a DIMACS CNF
     (``this is a CNF, not a solver's answer: CNF_HINT``) or the assignment's DP input
     (``this is a DP input, not a DP output: DP_HINT``); None when it is neither. Read as
-    `formats.detect` reads a CNF, and only with a ``p cnf`` header or clauses on several
-    lines: one line of literals is as much a MiniSat model that lost its SAT line."""
+    `formats.detect` reads a CNF; without a ``p cnf`` header, only clauses that look like
+    a formula's (several, one of two literals or more, a negative literal): a line of
+    literals is as much a MiniSat model that lost its SAT line, and ``1 1``/``2 0`` lines a
+    DP output writing its values as numbers (review 28 #2), whose reader's error says more."""
     try:
         formula, kind = parse_detected(text.encode("utf-8", "surrogateescape"), name)
     except FormatError:
         return None
-    if formula.header_line is None and len(formula.clauses) < 2:
+    clauses = formula.clauses
+    if formula.header_line is None and not (
+        len(clauses) > 1
+        and any(len(c) > 1 for c in clauses)
+        and any(lit < 0 for c in clauses for lit in c)
+    ):
         return None
     if kind == "dimacs":
         line = formula.header_line or _first_data_line(text)

@@ -43,9 +43,9 @@ from formats.cli import (
     print_warnings,
     report_errors,
 )
-from formats.console import EXIT_INTERRUPTED, STDOUT_CLOSED, interrupted_unanswered
+from formats.console import EXIT_INTERRUPTED, STDOUT_CLOSED, WRITTEN, interrupted_unanswered
 from formats.detect import named_dimacs, read_formula
-from formats.errors import FormatError, FormatWarning
+from formats.errors import FormatError, FormatWarning, count
 from formats.formula import Formula
 from formats.memory import available_memory, shortage
 from formats.results import parse_result
@@ -281,7 +281,7 @@ def encode_command(
         cnf.write(output, to, inputs=(maze_file,), key_form=key_form)
     except KeyboardInterrupt:  # the atomic writer has removed its temporary file ...
         where = _cut_stream(output)  # ... but a stream keeps what it got
-        if where is None:
+        if where is None or WRITTEN:  # (WRITTEN: it got the whole output before the stop)
             interrupted_unanswered()
         click.echo(f"interrupted: {where} is incomplete", err=True)
         sys.exit(EXIT_INTERRUPTED)
@@ -387,6 +387,25 @@ def _names_at(back_matter: str, name: str, first_line: int) -> bool:
         return True
 
 
+def _check_own_key_fits(back_matter: str, name: str, first_line: int, nvars: int) -> None:
+    """Refuse a DP output whose own key names an atom above the ``--cnf``'s variables (a
+    CNF that names no atom: the key is the answer's word alone): that CNF is not the one
+    solved, "unsatisfiable" as much as a model (review 28 #3). A key with an error is left
+    to the decoder, which says what is wrong with it."""
+    try:
+        key = parse_key(back_matter, name, first_line)
+    except FormatError:
+        return
+    top = max((*key.at, *key.has, *key.aux), default=0)
+    if top > nvars:
+        file, line, suffix = key.where(top, name)
+        message = (
+            f"the answer's key names variable {top}{suffix}, but the CNF has "
+            f"{count(nvars, 'variable')}: it is for another CNF"
+        )
+        raise FormatError(file, line, message)
+
+
 def _back_matter_line(text: str) -> int:
     """The file line on which the back matter starts (after the first line that is ``0``)."""
     for number, line in enumerate(text_lines(text), start=1):
@@ -446,7 +465,7 @@ def decode_command(
 
     Exit status: 0 when a path or NO SOLUTION is printed, 1 bad input (an invalid
     path included) or an answer with nothing to decode (a solver's UNKNOWN: its
-    time-out or limit), 2 usage error.
+    time-out or limit), 2 usage error, 130 when Ctrl-C or SIGTERM stops it.
     """
     one_stdin(IN=answer, **{"--cnf": cnf_file, "--maze": maze_file})
     check_output(output, inputs=tuple(p for p in (answer, cnf_file, maze_file) if p))
@@ -515,8 +534,11 @@ def decode_command(
             if own.at:
                 _check_same_key(own, cnf_key, name, display_name(cnf_file or "-"))
             key_source = cnf_key  # the CNF that was solved names the atoms
-        elif cnf_key is not None and not _names_at(dp_output.back_matter, name, first_line):
-            key_source = cnf_key  # neither file names an At atom: the decoder refuses it
+        elif cnf_key is not None:
+            if not _names_at(dp_output.back_matter, name, first_line):
+                key_source = cnf_key  # neither file names an At atom: the decoder refuses it
+            elif nvars is not None:
+                _check_own_key_fits(dp_output.back_matter, name, first_line, nvars)
         decoded = decode(
             dp_output.valuation,
             key_source,

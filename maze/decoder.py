@@ -17,8 +17,8 @@ every clause; with the maze, the path is a valid walk
 layered search (:mod:`maze.search`), within a deadline the caller may give (past
 it the answer stands unconfirmed and says so). An answer whose key source names atoms
 but no At atom (a CNF of no maze, or its back matter) is refused, "unsatisfiable" as
-much as a model: only nothing at all (a bare DP output ``0``) is NO SOLUTION without a
-key. Any failure is a
+much as a model: only a bare DP output ``0``, or one whose back matter names no atom
+(sentences), is NO SOLUTION without a key. Any failure is a
 :class:`~formats.errors.FormatError` naming the input file: an invalid path is
 never printed as an answer.
 """
@@ -332,17 +332,18 @@ def _no_key(file: str) -> FormatError:
     )
 
 
-_KEY_LINE = re.compile(r"\s*[0-9]+[ \t]+\S.*")
-"""A back matter line that names an atom, number first (``1 Owner(1,Ana)``, ``1 P``)."""
+_KEY_LINE = re.compile(r"\s*(?:[0-9]+[ \t]+\S+|\S+[ \t]+[0-9]+)\s*")
+"""A back matter line that names an atom: a number and one name, either way round (``1
+Owner(1,Ana)``, ``1 P``, ``P 1``); a sentence (``3 moves were not enough``) does not."""
 
 
 def _refuse_no_maze_key(source: str | Formula | Key | None, key: Key | None, file: str) -> None:
     """Raise `_no_key`'s error beside "unsatisfiable" when the key source names atoms but
     no At(N,I) atom: a CNF given for the answer (a Formula or a Key), or back matter with
-    key lines (a zebra puzzle's, a toy DP input's ``1 P``). That formula is no maze's
-    encoding, so its "unsatisfiable" is no maze's NO SOLUTION — as its "satisfiable" has no
-    path (`_required_key`; audit 28-C #1). Nothing at all (a bare DP output ``0``, back
-    matter of free text only) stays the back end's NO SOLUTION."""
+    key lines (`_KEY_LINE`: a zebra puzzle's, a toy DP input's ``1 P`` or ``P 1``). That
+    formula is no maze's encoding, so its "unsatisfiable" is no maze's NO SOLUTION — as its
+    "satisfiable" has no path (`_required_key`; audit 28-C #1). Nothing at all (a bare DP
+    output ``0``, back matter of sentences only) stays the back end's NO SOLUTION."""
     if source is None or (key is not None and key.at):
         return
     if isinstance(source, str):

@@ -1595,13 +1595,30 @@ def test_an_unsat_dp_output_whose_key_names_no_at_atom_is_refused(tmp_path, exam
         assert result.stderr == f"error: {answer}: {NO_AT_KEY}\n", extra
     plain = run("decode", bare)
     assert (plain.exit_code, plain.stdout, plain.stderr) == (0, "NO SOLUTION\n", "")
-    # a --cnf naming nothing beside a DP output whose own key names the atoms: decoded by it
-    stripped, k2_in, k2_out = tmp_path / "bare2.cnf", tmp_path / "k2.dp", tmp_path / "k2.out"
-    stripped.write_text("p cnf 1 1\n1 0\n")
+    # a --cnf naming nothing (the same maze CNF, stripped of its names) beside a DP output
+    # whose own key names the atoms: decoded by that key
+    named, stripped = tmp_path / "k2.cnf", tmp_path / "bare2.cnf"
+    k2_in, k2_out = tmp_path / "k2.dp", tmp_path / "k2.out"
+    assert run("encode", EXAMPLE, "-k", "2", "--to", "dimacs", "-o", named).exit_code == 0
+    lines = named.read_text().splitlines(keepends=True)
+    stripped.write_text("".join(line for line in lines if not line.startswith("c")))
     assert run("encode", EXAMPLE, "-k", "2", "-o", k2_in).exit_code == 0
     assert CliRunner().invoke(main, ["dp", str(k2_in), "-o", str(k2_out)]).exit_code == 0
     own = run("decode", k2_out, "--cnf", stripped)
     assert (own.exit_code, own.stdout) == (0, "NO SOLUTION\n"), own.stderr
+    # ... but beside a smaller CNF (a puzzle's), that key names variables it has not: the
+    # answer is for another CNF, as its SAT twin is told (review 28 #3)
+    small = tmp_path / "small.cnf"
+    small.write_text("p cnf 3 1\n1 -2 3 0\n")
+    other = run("decode", k2_out, "--cnf", small)
+    key_lines = k2_out.read_text().splitlines()
+    top = max(int(line.split()[0]) for line in key_lines[key_lines.index("0") + 1 :])
+    line = next(n for n, text in enumerate(key_lines, 1) if text.split()[:1] == [str(top)])
+    assert (other.exit_code, other.stdout) == (1, "")
+    assert other.stderr == (
+        f"error: {k2_out}:{line}: the answer's key names variable {top}, but the CNF has 3 "
+        "variables: it is for another CNF\n"
+    )
 
 
 def test_decode_help_says_that_an_unknown_answer_exits_1_and_cites_c_unknown_s_line(tmp_path):
@@ -1655,3 +1672,44 @@ def test_decode_says_that_in_is_a_cnf_or_a_dp_input_not_an_answer(tmp_path, exam
     assert "no line '0'" in run("decode", cut).stderr
     model.write_text("1 -2 3 0\n")  # (a MiniSat result without its SAT line, or one clause)
     assert "expected 'ATOM T' or 'ATOM F'" in run("decode", model, "--cnf", cnf).stderr
+
+
+def test_decode_tells_numbers_for_values_and_sentences_apart_from_a_formula_and_a_key(tmp_path):
+    # a DP output writing T/F as 1/0 was told "this is a DP input"; a sentence after the `0`
+    # that starts with a number was read as a key line, and refused (review 28 #2, #4)
+    values = tmp_path / "v10.out"
+    values.write_text("1 1\n2 0\n3 1\n0\n1 At(START,0)\n")
+    told = run("decode", values)
+    assert (told.exit_code, told.stdout) == (1, "")
+    assert told.stderr == f"error: {values}:1: atom 1 has value '1': every atom must be T or F\n"
+    sentence = tmp_path / "sentence.out"
+    sentence.write_text("0\n3 moves were not enough\n")
+    assert run("decode", sentence).stdout == "NO SOLUTION\n"
+    for key in ("0\nP 1\nQ 2\n", "0\n1 P\n2 Q\n"):  # a non-maze key, either way round
+        other = tmp_path / "other.out"
+        other.write_text(key)
+        result = run("decode", other)
+        assert (result.exit_code, result.stderr) == (1, f"error: {other}: {NO_AT_KEY}\n"), key
+
+
+def test_decode_help_lists_exit_130():
+    decode = " ".join(run("decode", "--help").output.split())
+    assert "2 usage error, 130 when Ctrl-C or SIGTERM stops it." in decode
+
+
+def test_encode_stopped_after_stdout_got_everything_does_not_call_it_incomplete(monkeypatch):
+    # the stream check said "the output on stdout is incomplete" though it was whole
+    # (review 28 #1)
+    from maze.cnf import MazeCNF
+
+    real = MazeCNF.write
+
+    def then_stopped(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    whole = run("encode", EXAMPLE).stdout
+    monkeypatch.setattr(MazeCNF, "write", then_stopped)
+    result = run("encode", EXAMPLE)
+    assert result.exit_code == 130 and result.stdout == whole
+    assert result.stderr == "interrupted after <stdout> was written whole\n"
