@@ -804,7 +804,8 @@ class Solver:
             hard, soft = given()
             copy.prefer_phases(soft)  # (phases given also keep the lucky phases off)
             copy.set_phases(hard)
-        self._enumerations.append(copy)  # clauses added meanwhile go to the copy too
+        owner = self._enumerations  # (`new` makes another: this solver is then gone)
+        owner.append(copy)  # clauses added meanwhile go to the copy too
         try:
             # (the getters said what the last plain solve left, an UNSAT with its core
             # included, while models were yielded and after: audit 21-A #2)
@@ -815,8 +816,8 @@ class Solver:
                 self._status, self._model, self._core = True, list(model), None
                 blocking = [-lit for lit in model]  # (before the caller may change `model`)
                 yield model
-                if self._engine is None:  # deleted meanwhile: the enumeration ends with it
-                    return
+                if self._engine is None or self._enumerations is not owner:
+                    return  # deleted (or made anew) meanwhile: the enumeration ends with it
                 copy.add_clause(blocking)
                 if not model:
                     break  # the empty formula has exactly one (empty) model
@@ -824,6 +825,7 @@ class Solver:
             core = None if found else copy.core()
             self._status, self._model, self._core = False, None, core
         finally:
-            self._enumerations.remove(copy)
-            for key, value in copy.stats().items():
-                self._enum_stats[key] = self._enum_stats.get(key, 0) + value
+            owner.remove(copy)
+            if self._enumerations is owner:  # (else made anew: they were the old solver's)
+                for key, value in copy.stats().items():
+                    self._enum_stats[key] = self._enum_stats.get(key, 0) + value

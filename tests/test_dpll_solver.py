@@ -977,6 +977,18 @@ def test_delete_ends_a_running_enumeration() -> None:
     assert len(models) == 2
     with pytest.raises(RuntimeError):
         list(s.enum_models())
+    # delete() then new(): the solver is another one, and the old loop ends too (it went
+    # on with the old formula, then failed with "list.remove(x): x not in list"; review 28 #5)
+    s = Solver(bootstrap_with=[[1, 2, 3]])
+    models = []
+    for model in s.enum_models():
+        models.append(model)
+        if len(models) == 2:
+            s.delete()
+            s.new(bootstrap_with=[[-1], [-2], [-3]])
+    assert len(models) == 2
+    assert s.accum_stats()["decisions"] == 0 and s.get_status() is None
+    assert list(s.enum_models()) == [[-1, -2, -3]]
 
 
 @pytest.mark.parametrize("seed", [None, 1.5, True, "3"])
