@@ -798,7 +798,7 @@ def generate_command(
 ) -> None:
     """Write a random maze in the front-end format (same seed, same maze).
 
-    Nodes are START, N1, N2, …: from 10,000 nodes on, names pass the course's limit of
+    Nodes are START, N1, N2, …: above 10,000 nodes, names pass the course's limit of
     five characters (a warning when such a maze is read; an error with --strict).
     """
     if planted and treasures:  # the walk is held whole, then filtered: 8 bytes a move, twice

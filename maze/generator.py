@@ -13,7 +13,8 @@ of randomness). Construction:
 4. each treasure is put at one random node other than START (a quarter of
    them at a second node too) — or, with ``planted``, at a node that a random
    walk of exactly K moves from START visits, so that this walk collects
-   every treasure and the maze is satisfiable.
+   every treasure and the maze is satisfiable (with no treasure, that walk must
+   still exist: it is looked for, and its absence refused, all the same).
 
 Without ``planted`` nothing guarantees a walk exists: random treasures in a
 big sparse maze are usually too far apart for K moves.
@@ -109,7 +110,9 @@ def generate_maze(
             exits[names[b]].append(a)
 
     chosen = treasure_names(treasures)
-    on_walk = _planted_walk(rng, exits, steps) if planted and treasures else []
+    # (with no treasure too: every step is a move, so the maze is solvable only if a walk
+    # of exactly K moves exists, and `planted` promises one; audit 28-D #2)
+    on_walk = _planted_walk(rng, exits, steps) if planted and (treasures or steps) else []
     treasures_at: dict[str, list[str]] = {name: [] for name in names}
     for treasure in chosen:
         homes = rng.sample(range(1, nodes), min(2, nodes - 1)) if rng.random() < 0.25 else []
@@ -147,4 +150,4 @@ def _planted_walk(rng: random.Random, exits: dict[str, list[int]], steps: int) -
             visited.append(here)
         else:
             return [node for node in visited if node != 0]
-    raise ValueError("no walk of that many moves from START exists to plant treasures on")
+    raise ValueError("no walk of that many moves from START exists (a planted maze needs one)")

@@ -145,3 +145,18 @@ def test_planted_needs_a_step():
 def test_planted_without_any_walk():
     with pytest.raises(ValueError, match="no walk"):
         generate_maze(2, 1, 3, seed=0, one_way=1.0, planted=True)  # START -> N1 or N1 -> START only
+
+
+def test_planted_without_treasures_still_needs_a_walk_of_k_moves():
+    # every step is a move, so with no treasure the maze is solvable only if a walk of K
+    # moves exists; --planted promised a solution and did not look for one (audit 28-D #2)
+    from dpll import Solver
+    from maze.pipeline import solve_maze
+
+    with pytest.raises(ValueError, match="no walk of that many moves"):
+        generate_maze(1, 0, 1, seed=0, planted=True)  # START alone, no exit
+    with pytest.raises(ValueError, match="no walk of that many moves"):
+        generate_maze(6, 0, 8, seed=0, degree=1, one_way=1.0, planted=True)  # a dead end
+    maze = generate_maze(6, 0, 8, seed=0, planted=True)
+    answer = solve_maze(maze, lambda clauses: Solver(bootstrap_with=clauses))
+    assert answer.path is not None and len(answer.path) == 9
