@@ -378,24 +378,19 @@ def _formula_told(text: str, name: str) -> FormatError | None:
     )
 
 
-def _names_at(back_matter: str, name: str, first_line: int) -> bool:
-    """Whether a DP output's back matter names At(N,I) atoms (a key the decoder reads, or
-    one it refuses: its error is the decoder's to give, as a warning where it may)."""
+def _own_key(back_matter: str, name: str, first_line: int) -> Key | None:
+    """A DP output's own key; None when it has an error (the decoder's to give, as a
+    warning where it may)."""
     try:
-        return bool(parse_key(back_matter, name, first_line).at)
+        return parse_key(back_matter, name, first_line)
     except FormatError:
-        return True
+        return None
 
 
-def _check_own_key_fits(back_matter: str, name: str, first_line: int, nvars: int) -> None:
+def _check_own_key_fits(key: Key, name: str, nvars: int) -> None:
     """Refuse a DP output whose own key names an atom above the ``--cnf``'s variables (a
     CNF that names no atom: the key is the answer's word alone): that CNF is not the one
-    solved, "unsatisfiable" as much as a model (review 28 #3). A key with an error is left
-    to the decoder, which says what is wrong with it."""
-    try:
-        key = parse_key(back_matter, name, first_line)
-    except FormatError:
-        return
+    solved, "unsatisfiable" as much as a model (review 28 #3)."""
     top = max((*key.at, *key.has, *key.aux), default=0)
     if top > nvars:
         file, line, suffix = key.where(top, name)
@@ -534,11 +529,12 @@ def decode_command(
             if own.at:
                 _check_same_key(own, cnf_key, name, display_name(cnf_file or "-"))
             key_source = cnf_key  # the CNF that was solved names the atoms
-        elif cnf_key is not None:
-            if not _names_at(dp_output.back_matter, name, first_line):
+        elif cnf_key is not None:  # a --cnf that names no At atom
+            own = _own_key(dp_output.back_matter, name, first_line)
+            if own is not None and not own.at:
                 key_source = cnf_key  # neither file names an At atom: the decoder refuses it
-            elif nvars is not None:
-                _check_own_key_fits(dp_output.back_matter, name, first_line, nvars)
+            elif own is not None and nvars is not None:
+                _check_own_key_fits(own, name, nvars)
         decoded = decode(
             dp_output.valuation,
             key_source,
@@ -801,7 +797,8 @@ def generate_command(
     Nodes are START, N1, N2, …: above 10,000 nodes, names pass the course's limit of
     five characters (a warning when such a maze is read; an error with --strict).
     """
-    if planted and treasures:  # the walk is held whole, then filtered: 8 bytes a move, twice
+    if planted and (treasures or steps):  # the walk is held whole, then filtered: 8 bytes a
+        # move, twice (with no treasure too: the walk must exist all the same)
         lead = f"--planted: a walk of {steps:,} moves is held in memory, and its nodes"
         fail_if_short(lead, 16 * steps, available_memory(), "memory", " (lower K)")
     try:

@@ -182,8 +182,10 @@ def test_a_planted_walk_too_long_for_the_memory_is_refused_up_front(tmp_path, mo
         "at least 1.6 GB of memory; 1.0 GB are available (lower K)\n"))
     assert not out.exists()
     assert run(*args, "-k", "1000").exit_code == 0 and out.exists()
+    # with no treasure the walk is made all the same (a solution needs it: audit 28-D #2)
     no_treasure = ("generate", "--nodes", "2", "--treasures", "0", "--planted", "-o", out)
-    assert run(*no_treasure, "-k", "100000000").exit_code == 0  # no walk is made
+    assert run(*no_treasure, "-k", "100000000").exit_code == 1
+    assert run(*no_treasure, "-k", "0").exit_code == 0  # (no move, no walk)
 
 
 def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypatch):
