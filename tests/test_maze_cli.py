@@ -188,6 +188,23 @@ def test_a_planted_walk_too_long_for_the_memory_is_refused_up_front(tmp_path, mo
     assert run(*no_treasure, "-k", "0").exit_code == 0  # (no move, no walk)
 
 
+def test_a_maze_too_big_for_the_memory_is_refused_before_it_is_made(tmp_path, monkeypatch):
+    # --nodes 100000000 grew past 4 GB before a limit stopped it (audit 28-D #3)
+    import maze.cli
+
+    monkeypatch.setattr(maze.cli, "available_memory", lambda: 10**8)
+    out = tmp_path / "g.txt"
+    args = ("generate", "--treasures", "1", "-k", "3", "-o", out)
+    result = run(*args, "--nodes", "1000000")
+    assert (result.exit_code, result.stderr) == (1, (
+        "error: --nodes 1,000,000 at degree 3: the maze's nodes and edges need at least "
+        "570.0 MB of memory; 100.0 MB are available (fewer nodes or a lower degree)\n"))
+    assert not out.exists()
+    dense = run(*args, "--nodes", "20000", "--degree", "100")
+    assert dense.exit_code == 1 and "at degree 100" in dense.stderr
+    assert run(*args, "--nodes", "1000").exit_code == 0 and out.exists()
+
+
 def test_the_memory_check_counts_variables_and_the_solver_s_own_figures(monkeypatch):
     # 100 bytes a clause passed K=10^6 of example.txt as 5.7 GB: it takes 22 GB (review 20b)
     import maze.cli
