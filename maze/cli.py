@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import shutil
@@ -800,9 +801,11 @@ def generate_command(
     # measured: 717 bytes a node at degree 3, 3.7 KB at degree 30; a little less is asked
     # for, so that what is refused surely does not fit (audit 28-D #3: 10^8 nodes grew past
     # 4 GB of an estimated 70)
-    need = nodes * (300 + 90 * min(degree, nodes - 1))
-    lead = f"--nodes {nodes:,} at degree {degree:g}: the maze's nodes and edges"
-    fail_if_short(lead, int(need), available_memory(), "memory", " (fewer nodes or a lower degree)")
+    if math.isfinite(degree) and degree >= 0:  # (else a usage error: generate_maze says it)
+        need = nodes * (300 + 90 * min(degree, nodes - 1))
+        lead = f"--nodes {nodes:,} at degree {degree:g}: the maze's nodes and edges"
+        hint = " (fewer nodes or a lower degree)"
+        fail_if_short(lead, int(need), available_memory(), "memory", hint)
     if planted and (treasures or steps):  # the walk is held whole, then filtered: 8 bytes a
         # move, twice (with no treasure too: the walk must exist all the same)
         lead = f"--planted: a walk of {steps:,} moves is held in memory, and its nodes"
