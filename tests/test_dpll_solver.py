@@ -965,28 +965,32 @@ def test_budgets_end_with_an_enumeration_and_outlive_a_refused_solve(make) -> No
         assert s.solve_limited() is None
 
 
+def _models_until_the_second(s: Solver, then) -> list[list[int]]:
+    """Enumerate ``s``'s models, calling ``then(s)`` once the second is out."""
+    models = []
+    for model in s.enum_models():
+        models.append(model)
+        if len(models) == 2:
+            then(s)
+    return models
+
+
 def test_delete_ends_a_running_enumeration() -> None:
     # the enumeration went on solving its private copy after delete(): 7 models where
     # PySAT's gives 2 (audit 28-B #3)
     s = Solver(bootstrap_with=[[1, 2, 3]])
-    models = []
-    for model in s.enum_models():
-        models.append(model)
-        if len(models) == 2:
-            s.delete()
-    assert len(models) == 2
+    assert len(_models_until_the_second(s, Solver.delete)) == 2
     with pytest.raises(RuntimeError):
         list(s.enum_models())
+
     # delete() then new(): the solver is another one, and the old loop ends too (it went
     # on with the old formula, then failed with "list.remove(x): x not in list"; review 28 #5)
+    def renew(solver: Solver) -> None:
+        solver.delete()
+        solver.new(bootstrap_with=[[-1], [-2], [-3]])
+
     s = Solver(bootstrap_with=[[1, 2, 3]])
-    models = []
-    for model in s.enum_models():
-        models.append(model)
-        if len(models) == 2:
-            s.delete()
-            s.new(bootstrap_with=[[-1], [-2], [-3]])
-    assert len(models) == 2
+    assert len(_models_until_the_second(s, renew)) == 2
     assert s.accum_stats()["decisions"] == 0 and s.get_status() is None
     assert list(s.enum_models()) == [[-1, -2, -3]]
 
