@@ -8,7 +8,6 @@ Edge code: the only module of the package that prints. Exit codes follow the
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import json
 from collections.abc import Callable, Iterator
@@ -200,7 +199,13 @@ def _run(
         inputs = (*inputs, answer_path)
         if cnf_path is not None:
             check_output(cnf_path, inputs=inputs)  # (before the answer is read)
-    write_cnf = functools.partial(_write_cnf, puzzle, cnf_path, names, inputs, quiet or as_json)
+
+    def write_cnf() -> None:  # (when asked; said on stderr unless quiet)
+        if cnf_path is not None:
+            write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
+            if not quiet and not as_json:
+                click.echo(f"CNF written to {cnf_path}", err=True)
+
     try:
         with _unknown_when_interrupted(as_json, {"title": puzzle.title}):
             factory = dpll_factory(mode=mode, heuristic=heuristic, seed=seed)
@@ -241,16 +246,6 @@ def _run(
     else:
         click.echo(_text_report(puzzle, result, solver))
     leave(EXIT_SOLVED if result.solution is not None else EXIT_NO_SOLUTION)
-
-
-def _write_cnf(
-    puzzle: Puzzle, cnf_path: str | None, names: bool, inputs: tuple[str, ...], quiet: bool
-) -> None:
-    """Write ``--cnf``'s file (when asked), and say so on stderr unless ``quiet``."""
-    if cnf_path is not None:
-        write_dimacs(encode(puzzle, names=names).formula, cnf_path, inputs=inputs)
-        if not quiet:
-            click.echo(f"CNF written to {cnf_path}", err=True)
 
 
 class _NoAnswer(Exception):
